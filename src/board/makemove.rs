@@ -1,0 +1,200 @@
+//! make/unmake and the null move. `make` keeps the Zobrist key incremental; `unmake`
+//! restores everything from the undo record, so a make/unmake pair leaves the position
+//! bit-for-bit as it was.
+
+use super::{Board, Undo, KING_SIDE, QUEEN_SIDE};
+use crate::movegen::{Move, MoveKind};
+use crate::tables::{self, zobrist};
+use crate::types::{Color, Piece, Square};
+
+/// King and rook destinations of a castling move by `c` on `side`.
+#[inline(always)]
+pub fn castle_destinations(c: Color, side: usize) -> (Square, Square) {
+    let rank = if c == Color::White { 0 } else { 7 };
+    if side == KING_SIDE {
+        (Square::new(6, rank), Square::new(5, rank))
+    } else {
+        (Square::new(2, rank), Square::new(3, rank))
+    }
+}
+
+impl Board {
+    /// Plays a legal move.
+    pub fn make(&mut self, m: Move) {
+        let us = self.side;
+        let them = us.flip();
+        let from = m.from();
+        let to = m.to();
+        let piece = self.squares[from.index()].expect("make: no piece on from-square");
+        self.stack.push(Undo {
+            mv: m,
+            captured: None,
+            castle_rights: self.castle_rights,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+            checkers: self.checkers,
+            pinned: self.pinned,
+        });
+        let mut key = self.key ^ zobrist::side();
+        if let Some(ep) = self.ep.take() {
+            key ^= zobrist::ep_file(ep.file());
+        }
+        self.halfmove += 1;
+        let mut captured = None;
+
+        match m.kind() {
+            MoveKind::Normal => {
+                if let Some(cap) = self.squares[to.index()] {
+                    self.remove(them, cap, to);
+                    key ^= zobrist::piece(them, cap, to);
+                    captured = Some(cap);
+                    self.halfmove = 0;
+                }
+                self.shift_piece(us, piece, from, to);
+                key ^= zobrist::piece(us, piece, from) ^ zobrist::piece(us, piece, to);
+                if piece == Piece::Pawn {
+                    self.halfmove = 0;
+                    if to.0 ^ from.0 == 16 {
+                        let ep = Square((from.0 + to.0) / 2);
+                        if (tables::pawn_attacks(us, ep) & self.colored(them, Piece::Pawn)).any() {
+                            self.ep = Some(ep);
+                            key ^= zobrist::ep_file(ep.file());
+                        }
+                    }
+                }
+            }
+            MoveKind::Promotion => {
+                if let Some(cap) = self.squares[to.index()] {
+                    self.remove(them, cap, to);
+                    key ^= zobrist::piece(them, cap, to);
+                    captured = Some(cap);
+                }
+                let promo = m.promotion();
+                self.remove(us, Piece::Pawn, from);
+                self.put(us, promo, to);
+                key ^= zobrist::piece(us, Piece::Pawn, from) ^ zobrist::piece(us, promo, to);
+                self.halfmove = 0;
+            }
+            MoveKind::EnPassant => {
+                let cap_sq = Square(to.0 ^ 8);
+                self.remove(them, Piece::Pawn, cap_sq);
+                self.shift_piece(us, Piece::Pawn, from, to);
+                key ^= zobrist::piece(them, Piece::Pawn, cap_sq)
+                    ^ zobrist::piece(us, Piece::Pawn, from)
+                    ^ zobrist::piece(us, Piece::Pawn, to);
+                captured = Some(Piece::Pawn);
+                self.halfmove = 0;
+            }
+            MoveKind::Castle => {
+                let side = if to.0 > from.0 { KING_SIDE } else { QUEEN_SIDE };
+                let (kto, rto) = castle_destinations(us, side);
+                self.remove(us, Piece::King, from);
+                self.remove(us, Piece::Rook, to);
+                self.put(us, Piece::King, kto);
+                self.put(us, Piece::Rook, rto);
+                key ^= zobrist::piece(us, Piece::King, from)
+                    ^ zobrist::piece(us, Piece::King, kto)
+                    ^ zobrist::piece(us, Piece::Rook, to)
+                    ^ zobrist::piece(us, Piece::Rook, rto);
+            }
+        }
+
+        let rights = self.castle_rights & self.castle_mask[from.index()] & self.castle_mask[to.index()];
+        if rights != self.castle_rights {
+            key ^= zobrist::castling(self.castle_rights) ^ zobrist::castling(rights);
+            self.castle_rights = rights;
+        }
+        if let Some(u) = self.stack.last_mut() {
+            u.captured = captured;
+        }
+        self.side = them;
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.key = key;
+        self.update_check_info();
+        debug_assert!(self.is_consistent());
+    }
+
+    /// Takes back the last move made with `make`.
+    pub fn unmake(&mut self) {
+        let u = self.stack.pop().expect("unmake: empty undo stack");
+        let m = u.mv;
+        let them = self.side;
+        let us = them.flip();
+        self.side = us;
+        let (from, to) = (m.from(), m.to());
+        match m.kind() {
+            MoveKind::Normal => {
+                let piece = self.squares[to.index()].expect("unmake: no piece on to-square");
+                self.shift_piece(us, piece, to, from);
+                if let Some(cap) = u.captured {
+                    self.put(them, cap, to);
+                }
+            }
+            MoveKind::Promotion => {
+                self.remove(us, m.promotion(), to);
+                self.put(us, Piece::Pawn, from);
+                if let Some(cap) = u.captured {
+                    self.put(them, cap, to);
+                }
+            }
+            MoveKind::EnPassant => {
+                self.shift_piece(us, Piece::Pawn, to, from);
+                self.put(them, Piece::Pawn, Square(to.0 ^ 8));
+            }
+            MoveKind::Castle => {
+                let side = if to.0 > from.0 { KING_SIDE } else { QUEEN_SIDE };
+                let (kto, rto) = castle_destinations(us, side);
+                self.remove(us, Piece::King, kto);
+                self.remove(us, Piece::Rook, rto);
+                self.put(us, Piece::King, from);
+                self.put(us, Piece::Rook, to);
+            }
+        }
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        self.castle_rights = u.castle_rights;
+        self.ep = u.ep;
+        self.halfmove = u.halfmove;
+        self.key = u.key;
+        self.checkers = u.checkers;
+        self.pinned = u.pinned;
+    }
+
+    /// Passes the move (for null-move pruning). Must not be called in check.
+    pub fn make_null(&mut self) {
+        debug_assert!(!self.in_check());
+        self.stack.push(Undo {
+            mv: Move::NULL,
+            captured: None,
+            castle_rights: self.castle_rights,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+            checkers: self.checkers,
+            pinned: self.pinned,
+        });
+        let mut key = self.key ^ zobrist::side();
+        if let Some(ep) = self.ep.take() {
+            key ^= zobrist::ep_file(ep.file());
+        }
+        self.halfmove += 1;
+        self.side = self.side.flip();
+        self.key = key;
+        self.update_check_info();
+    }
+
+    /// Takes back a null move.
+    pub fn unmake_null(&mut self) {
+        let u = self.stack.pop().expect("unmake_null: empty undo stack");
+        self.side = self.side.flip();
+        self.ep = u.ep;
+        self.halfmove = u.halfmove;
+        self.key = u.key;
+        self.checkers = u.checkers;
+        self.pinned = u.pinned;
+    }
+}

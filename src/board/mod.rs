@@ -1,0 +1,397 @@
+//! The position: bitboards per piece and colour, a piece-on-square array, side to move,
+//! castling rights (Chess960-aware: each right remembers its rook's square), en passant,
+//! move counters, an incrementally updated Zobrist key and an undo stack that doubles as the
+//! key history for repetition detection.
+
+mod fen;
+mod makemove;
+
+pub use fen::FenError;
+pub use makemove::castle_destinations;
+
+use crate::bitboard::Bitboard;
+use crate::movegen::Move;
+use crate::tables::{self, zobrist};
+use crate::types::{Color, Piece, Square};
+
+/// The standard start position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Index of a castling side in `castle_rooks` and bit in the rights mask.
+pub const KING_SIDE: usize = 0;
+pub const QUEEN_SIDE: usize = 1;
+
+/// The bit of one castling right: white king side 1, white queen side 2, black 4 and 8.
+#[inline(always)]
+pub const fn castle_bit(c: Color, side: usize) -> u8 {
+    1 << (c.index() * 2 + side)
+}
+
+/// What `unmake` needs to restore a position.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Undo {
+    pub mv: Move,
+    pub captured: Option<Piece>,
+    pub castle_rights: u8,
+    pub ep: Option<Square>,
+    pub halfmove: u16,
+    pub key: u64,
+    pub checkers: Bitboard,
+    pub pinned: Bitboard,
+}
+
+#[derive(Clone)]
+pub struct Board {
+    pieces: [Bitboard; 6],
+    colors: [Bitboard; 2],
+    squares: [Option<Piece>; 64],
+    side: Color,
+    castle_rights: u8,
+    /// Rook square of each right, `[color][KING_SIDE | QUEEN_SIDE]`; meaningful while the right is held.
+    castle_rooks: [[Square; 2]; 2],
+    /// Rights kept when a move starts or ends on a square (clears rights when king or rook moves).
+    castle_mask: [u8; 64],
+    ep: Option<Square>,
+    halfmove: u16,
+    fullmove: u16,
+    key: u64,
+    checkers: Bitboard,
+    pinned: Bitboard,
+    chess960: bool,
+    pub(crate) stack: Vec<Undo>,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::startpos()
+    }
+}
+
+impl Board {
+    /// The standard start position.
+    pub fn startpos() -> Board {
+        Board::from_fen(START_FEN).expect("start FEN is valid")
+    }
+
+    fn empty() -> Board {
+        Board {
+            pieces: [Bitboard::EMPTY; 6],
+            colors: [Bitboard::EMPTY; 2],
+            squares: [None; 64],
+            side: Color::White,
+            castle_rights: 0,
+            castle_rooks: [[Square(0); 2]; 2],
+            castle_mask: [0xF; 64],
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            chess960: false,
+            stack: Vec::with_capacity(512),
+        }
+    }
+
+    // ---- accessors ----------------------------------------------------------------------
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    #[inline(always)]
+    pub fn pieces(&self, p: Piece) -> Bitboard {
+        self.pieces[p.index()]
+    }
+    #[inline(always)]
+    pub fn color(&self, c: Color) -> Bitboard {
+        self.colors[c.index()]
+    }
+    #[inline(always)]
+    pub fn colored(&self, c: Color, p: Piece) -> Bitboard {
+        self.pieces[p.index()] & self.colors[c.index()]
+    }
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.colors[0] | self.colors[1]
+    }
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        self.squares[sq.index()]
+    }
+    /// Colour of the piece on `sq`, if any.
+    #[inline(always)]
+    pub fn color_on(&self, sq: Square) -> Option<Color> {
+        if self.colors[0].has(sq) {
+            Some(Color::White)
+        } else if self.colors[1].has(sq) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    pub fn king_sq(&self, c: Color) -> Square {
+        self.colored(c, Piece::King).lsb()
+    }
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.any()
+    }
+    /// Pieces of the side to move pinned to its king.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+    #[inline(always)]
+    pub fn castle_rights(&self) -> u8 {
+        self.castle_rights
+    }
+    /// The rook square of a castling right, if the right is held.
+    #[inline(always)]
+    pub fn castle_rook(&self, c: Color, side: usize) -> Option<Square> {
+        if self.castle_rights & castle_bit(c, side) != 0 {
+            Some(self.castle_rooks[c.index()][side])
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    #[inline(always)]
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+    /// Sets how castling moves are written (king-takes-rook when true).
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+    /// Plies played since the position was set up (the undo stack's depth).
+    #[inline(always)]
+    pub fn game_ply(&self) -> usize {
+        self.stack.len()
+    }
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.stack.last().map(|u| u.mv)
+    }
+    /// The piece the last move captured, if any.
+    pub fn last_captured(&self) -> Option<Piece> {
+        self.stack.last().and_then(|u| u.captured)
+    }
+    /// Forgets the move history (keeps the position); used to bound memory in long games.
+    pub fn clear_history(&mut self) {
+        self.stack.clear();
+    }
+
+    // ---- attacks ------------------------------------------------------------------------
+
+    /// Pieces of both colours attacking `sq` with occupancy `occ`.
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let bq = self.pieces[Piece::Bishop.index()] | self.pieces[Piece::Queen.index()];
+        let rq = self.pieces[Piece::Rook.index()] | self.pieces[Piece::Queen.index()];
+        (tables::pawn_attacks(Color::White, sq) & self.colored(Color::Black, Piece::Pawn))
+            | (tables::pawn_attacks(Color::Black, sq) & self.colored(Color::White, Piece::Pawn))
+            | (tables::knight_attacks(sq) & self.pieces[Piece::Knight.index()])
+            | (tables::king_attacks(sq) & self.pieces[Piece::King.index()])
+            | (tables::bishop_attacks(sq, occ) & bq)
+            | (tables::rook_attacks(sq, occ) & rq)
+    }
+
+    /// Whether `by` attacks `sq` with occupancy `occ`.
+    #[inline(always)]
+    pub fn attacked_by(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
+        let them = self.colors[by.index()];
+        let bq = (self.pieces[Piece::Bishop.index()] | self.pieces[Piece::Queen.index()]) & them;
+        let rq = (self.pieces[Piece::Rook.index()] | self.pieces[Piece::Queen.index()]) & them;
+        (tables::knight_attacks(sq) & self.pieces[Piece::Knight.index()] & them).any()
+            || (tables::pawn_attacks(by.flip(), sq) & self.pieces[Piece::Pawn.index()] & them).any()
+            || (tables::king_attacks(sq) & self.pieces[Piece::King.index()] & them).any()
+            || (tables::bishop_attacks(sq, occ) & bq).any()
+            || (tables::rook_attacks(sq, occ) & rq).any()
+    }
+
+    /// Recomputes checkers and pins of the side to move.
+    #[inline(always)]
+    fn update_check_info(&mut self) {
+        let us = self.side;
+        let them = us.flip();
+        let k = self.king_sq(us);
+        let occ = self.occupied();
+        let theirs = self.colors[them.index()];
+        let bq = (self.pieces[Piece::Bishop.index()] | self.pieces[Piece::Queen.index()]) & theirs;
+        let rq = (self.pieces[Piece::Rook.index()] | self.pieces[Piece::Queen.index()]) & theirs;
+        self.checkers = ((tables::knight_attacks(k) & self.pieces[Piece::Knight.index()])
+            | (tables::pawn_attacks(us, k) & self.pieces[Piece::Pawn.index()]))
+            & theirs;
+        let snipers =
+            (tables::rook_attacks(k, theirs) & rq) | (tables::bishop_attacks(k, theirs) & bq);
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = tables::between(k, s) & occ;
+            if b.is_empty() {
+                self.checkers |= s.bb();
+            } else if !b.several() {
+                pinned |= b & self.colors[us.index()];
+            }
+        }
+        self.pinned = pinned;
+    }
+
+    /// The Zobrist key computed from scratch (the incremental key must always equal it).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for c in Color::ALL {
+            for p in Piece::ALL {
+                for sq in self.colored(c, p) {
+                    key ^= zobrist::piece(c, p, sq);
+                }
+            }
+        }
+        if self.side == Color::Black {
+            key ^= zobrist::side();
+        }
+        key ^= zobrist::castling(self.castle_rights);
+        if let Some(ep) = self.ep {
+            key ^= zobrist::ep_file(ep.file());
+        }
+        key
+    }
+
+    // ---- raw piece placement (no hashing; make/unmake keep the key themselves) ----------
+
+    #[inline(always)]
+    fn put(&mut self, c: Color, p: Piece, sq: Square) {
+        self.pieces[p.index()] |= sq.bb();
+        self.colors[c.index()] |= sq.bb();
+        self.squares[sq.index()] = Some(p);
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, c: Color, p: Piece, sq: Square) {
+        self.pieces[p.index()] ^= sq.bb();
+        self.colors[c.index()] ^= sq.bb();
+        self.squares[sq.index()] = None;
+    }
+
+    #[inline(always)]
+    fn shift_piece(&mut self, c: Color, p: Piece, from: Square, to: Square) {
+        let mask = from.bb() | to.bb();
+        self.pieces[p.index()] ^= mask;
+        self.colors[c.index()] ^= mask;
+        self.squares[from.index()] = None;
+        self.squares[to.index()] = Some(p);
+    }
+
+    // ---- draws --------------------------------------------------------------------------
+
+    /// Repetition draw: the position occurred before within the reversible plies; a single
+    /// earlier occurrence counts when it lies within the last `search_ply` plies (inside the
+    /// search tree), otherwise two earlier occurrences are needed (threefold).
+    pub fn is_repetition(&self, search_ply: usize) -> bool {
+        let n = self.stack.len();
+        let limit = (self.halfmove as usize).min(n);
+        let mut seen = 0;
+        let mut i = 4;
+        while i <= limit {
+            if self.stack[n - i].key == self.key {
+                if i <= search_ply {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// Neither side can possibly mate: K v K, K+minor v K, K+B v K+B with same-coloured bishops.
+    pub fn insufficient_material(&self) -> bool {
+        let heavy = self.pieces(Piece::Pawn) | self.pieces(Piece::Rook) | self.pieces(Piece::Queen);
+        if heavy.any() {
+            return false;
+        }
+        let minors = self.pieces(Piece::Knight) | self.pieces(Piece::Bishop);
+        if minors.count() <= 1 {
+            return true;
+        }
+        let bishops = self.pieces(Piece::Bishop);
+        if self.pieces(Piece::Knight).is_empty() {
+            const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+            return bishops.0 & DARK == 0 || bishops.0 & !DARK == 0;
+        }
+        false
+    }
+
+    /// Checks internal consistency (bitboards, squares array, key); used by debug asserts and tests.
+    pub fn is_consistent(&self) -> bool {
+        let mut union = Bitboard::EMPTY;
+        for p in Piece::ALL {
+            if (union & self.pieces[p.index()]).any() {
+                return false;
+            }
+            union |= self.pieces[p.index()];
+        }
+        if union != self.occupied() || (self.colors[0] & self.colors[1]).any() {
+            return false;
+        }
+        for i in 0..64 {
+            let sq = Square(i);
+            let expect = Piece::ALL.into_iter().find(|p| self.pieces[p.index()].has(sq));
+            if expect != self.squares[i as usize] {
+                return false;
+            }
+        }
+        self.key == self.compute_key()
+    }
+
+    /// Fifty-move rule reached (a mate on the 100th ply takes precedence; the search checks that).
+    #[inline(always)]
+    pub fn fifty_move_draw(&self) -> bool {
+        self.halfmove >= 100
+    }
+
+    /// A plain-text board diagram with the FEN and key, for `d` in the UCI loop.
+    pub fn pretty(&self) -> String {
+        let mut s = String::new();
+        for r in (0..8).rev() {
+            s.push_str(&format!(" {} ", r + 1));
+            for f in 0..8 {
+                let sq = Square::new(f, r);
+                let c = match (self.piece_on(sq), self.color_on(sq)) {
+                    (Some(p), Some(Color::White)) => p.char().to_ascii_uppercase(),
+                    (Some(p), _) => p.char(),
+                    _ => '.',
+                };
+                s.push(c);
+                s.push(' ');
+            }
+            s.push('\n');
+        }
+        s.push_str("   a b c d e f g h\n");
+        s.push_str(&format!("Fen: {}\nKey: {:016x}\n", self.to_fen(), self.key));
+        s
+    }
+}

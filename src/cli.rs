@@ -1,0 +1,199 @@
+//! Command-line subcommands other than the UCI loop. Each returns the process exit code;
+//! argument errors print one line to stderr and return 2.
+
+use crate::board::{Board, START_FEN};
+use crate::perft::{self, PerftOptions};
+use std::time::Instant;
+
+/// Exit code for bad arguments or input.
+pub const EXIT_USAGE: i32 = 2;
+
+fn usage_error(msg: &str) -> i32 {
+    eprintln!("error: {msg}");
+    EXIT_USAGE
+}
+
+/// Applies space-separated UCI moves to `board`.
+pub fn apply_moves(board: &mut Board, moves: &str) -> Result<(), String> {
+    for tok in moves.split_whitespace() {
+        match board.parse_uci_move(tok) {
+            Some(m) => board.make(m),
+            None => return Err(format!("illegal move '{tok}' in position {}", board.to_fen())),
+        }
+    }
+    Ok(())
+}
+
+/// Splits `--flag value` options (from `value_flags`) and boolean `--flags` from positional
+/// arguments.
+fn split_args<'a>(
+    args: &'a [String],
+    value_flags: &[&str],
+    bool_flags: &[&str],
+) -> Result<(Vec<&'a str>, Vec<(&'a str, &'a str)>), String> {
+    let mut pos = Vec::new();
+    let mut flags = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if value_flags.contains(&a) {
+            let v = args.get(i + 1).ok_or_else(|| format!("{a} needs a value"))?;
+            flags.push((a, v.as_str()));
+            i += 2;
+        } else if bool_flags.contains(&a) {
+            flags.push((a, ""));
+            i += 1;
+        } else if a.starts_with("--") {
+            return Err(format!("unknown option '{a}'"));
+        } else {
+            pos.push(a);
+            i += 1;
+        }
+    }
+    Ok((pos, flags))
+}
+
+fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
+    v.parse().map_err(|_| format!("{what} must be a number, got '{v}'"))
+}
+
+fn perft_options(flags: &[(&str, &str)]) -> Result<PerftOptions, String> {
+    let mut o = PerftOptions::default();
+    for &(f, v) in flags {
+        match f {
+            "--no-bulk" => o.bulk = false,
+            "--threads" => o.threads = parse_num::<usize>("--threads", v)?.clamp(1, 256),
+            "--hash" => o.hash_mb = parse_num::<usize>("--hash", v)?.min(1 << 16),
+            _ => {}
+        }
+    }
+    Ok(o)
+}
+
+const PERFT_VALUE_FLAGS: [&str; 2] = ["--threads", "--hash"];
+
+/// `horizon perft <depth> [<fen>] [<moves>] [--no-bulk] [--threads N] [--hash MB]`
+///
+/// Prints `<move> <count>` per root move, an empty line and the total (the format
+/// `perftree` reads); time and speed go to stderr.
+pub fn perft_command(args: &[String]) -> i32 {
+    let (pos, flags) = match split_args(args, &PERFT_VALUE_FLAGS, &["--no-bulk"]) {
+        Ok(x) => x,
+        Err(e) => return usage_error(&e),
+    };
+    let opts = match perft_options(&flags) {
+        Ok(o) => o,
+        Err(e) => return usage_error(&e),
+    };
+    if pos.is_empty() || pos.len() > 3 {
+        return usage_error("usage: horizon perft <depth> [<fen>] [<moves>] [--no-bulk] [--threads N] [--hash MB]");
+    }
+    let depth: u32 = match pos[0].parse() {
+        Ok(d) if d <= 64 => d,
+        _ => return usage_error(&format!("depth must be a number from 0 to 64, got '{}'", pos[0])),
+    };
+    let fen = pos.get(1).copied().unwrap_or(START_FEN);
+    let mut board = match Board::from_fen(fen) {
+        Ok(b) => b,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    if let Some(moves) = pos.get(2) {
+        if let Err(e) = apply_moves(&mut board, moves) {
+            return usage_error(&e);
+        }
+    }
+    let start = Instant::now();
+    let split = perft::divide(&board, depth, opts);
+    let total: u64 = if depth == 0 { 1 } else { split.iter().map(|(_, n)| n).sum() };
+    let secs = start.elapsed().as_secs_f64();
+    let mut out = String::new();
+    for (m, n) in &split {
+        out.push_str(&format!("{} {}\n", m.uci(board.is_chess960()), n));
+    }
+    out.push('\n');
+    out.push_str(&format!("{total}\n"));
+    print!("{out}");
+    eprintln!(
+        "time {:.3} s, {:.1} M nodes/s",
+        secs,
+        total as f64 / secs.max(1e-9) / 1e6
+    );
+    0
+}
+
+/// `horizon perft-suite <file.epd> [--max-depth D] [--max-nodes N] [--threads N] [--hash MB]`
+pub fn perft_suite_command(args: &[String]) -> i32 {
+    let (pos, flags) = match split_args(
+        args,
+        &["--max-depth", "--max-nodes", "--threads", "--hash"],
+        &["--no-bulk"],
+    ) {
+        Ok(x) => x,
+        Err(e) => return usage_error(&e),
+    };
+    if pos.len() != 1 {
+        return usage_error("usage: horizon perft-suite <file.epd> [--max-depth D] [--max-nodes N]");
+    }
+    let opts = match perft_options(&flags) {
+        Ok(o) => o,
+        Err(e) => return usage_error(&e),
+    };
+    let mut max_depth = u32::MAX;
+    let mut max_nodes = u64::MAX;
+    for &(f, v) in &flags {
+        let r = match f {
+            "--max-depth" => parse_num("--max-depth", v).map(|d| max_depth = d),
+            "--max-nodes" => parse_num("--max-nodes", v).map(|n| max_nodes = n),
+            _ => Ok(()),
+        };
+        if let Err(e) = r {
+            return usage_error(&e);
+        }
+    }
+    let text = match std::fs::read_to_string(pos[0]) {
+        Ok(t) => t,
+        Err(e) => return usage_error(&format!("cannot read '{}': {e}", pos[0])),
+    };
+    let start = Instant::now();
+    let (mut passed, mut failed, mut nodes) = (0u64, 0u64, 0u64);
+    for (lineno, line) in text.lines().enumerate() {
+        let entry = match perft::parse_suite_line(line) {
+            Ok(Some(e)) => e,
+            Ok(None) => continue,
+            Err(e) => {
+                println!("line {}: unreadable: {e}", lineno + 1);
+                failed += 1;
+                continue;
+            }
+        };
+        let board = match Board::from_fen(&entry.fen) {
+            Ok(b) => b,
+            Err(e) => {
+                println!("line {}: {e}: {}", lineno + 1, entry.fen);
+                failed += 1;
+                continue;
+            }
+        };
+        for &(depth, expected) in &entry.depths {
+            if depth > max_depth || expected > max_nodes {
+                continue;
+            }
+            let got = perft::perft_with(&board, depth, opts);
+            nodes += got;
+            if got == expected {
+                passed += 1;
+            } else {
+                failed += 1;
+                println!("FAIL {} depth {depth}: expected {expected}, got {got}", entry.fen);
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!("{nodes} nodes in {secs:.2} s, {:.1} M nodes/s", nodes as f64 / secs.max(1e-9) / 1e6);
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 {
+        1
+    } else {
+        0
+    }
+}

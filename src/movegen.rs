@@ -1,0 +1,488 @@
+//! Legal move generation straight from check and pin masks (no make/test/unmake), the
+//! 16-bit `Move` and the fixed-capacity `MoveList`.
+//!
+//! One generator serves every use: it reports moves to a `MoveSink` as (origin, target set)
+//! groups. A `MoveList` expands the groups into moves; a `MoveCounter` only counts them
+//! with popcounts, which is what makes bulk-counting perft fast.
+
+use crate::bitboard::Bitboard;
+use crate::board::{castle_bit, Board, KING_SIDE, QUEEN_SIDE};
+use crate::tables::{self, between, line};
+use crate::types::{Color, Piece, Square};
+use std::fmt;
+
+/// What kind of move: bits 12-13 of the encoding.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum MoveKind {
+    Normal = 0,
+    Promotion = 1,
+    EnPassant = 2,
+    /// Encoded king-from -> own-rook-square (works for Chess960 and standard chess).
+    Castle = 3,
+}
+
+/// A move in 16 bits: from (0-5), to (6-11), kind (12-13), promotion piece (14-15: N B R Q).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Move(pub u16);
+
+impl Move {
+    pub const NULL: Move = Move(0);
+
+    #[inline(always)]
+    pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
+        Move(from.0 as u16 | (to.0 as u16) << 6 | (kind as u16) << 12)
+    }
+    #[inline(always)]
+    pub const fn promotion_to(from: Square, to: Square, p: Piece) -> Move {
+        Move(from.0 as u16 | (to.0 as u16) << 6 | (MoveKind::Promotion as u16) << 12 | ((p as u16 - 1) << 14))
+    }
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square((self.0 & 63) as u8)
+    }
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square((self.0 >> 6 & 63) as u8)
+    }
+    #[inline(always)]
+    pub const fn kind(self) -> MoveKind {
+        match self.0 >> 12 & 3 {
+            0 => MoveKind::Normal,
+            1 => MoveKind::Promotion,
+            2 => MoveKind::EnPassant,
+            _ => MoveKind::Castle,
+        }
+    }
+    #[inline(always)]
+    pub const fn is_null(self) -> bool {
+        self.0 == 0
+    }
+    /// The promotion piece (only meaningful for promotions).
+    #[inline(always)]
+    pub const fn promotion(self) -> Piece {
+        Piece::from_index((self.0 >> 14) as usize + 1)
+    }
+    #[inline(always)]
+    pub const fn is_promotion(self) -> bool {
+        self.0 >> 12 & 3 == MoveKind::Promotion as u16
+    }
+    #[inline(always)]
+    pub const fn is_castle(self) -> bool {
+        self.0 >> 12 & 3 == MoveKind::Castle as u16
+    }
+    #[inline(always)]
+    pub const fn is_en_passant(self) -> bool {
+        self.0 >> 12 & 3 == MoveKind::EnPassant as u16
+    }
+    /// The square the king ends on (castling) or `to()` for every other move.
+    #[inline(always)]
+    pub fn king_dest(self) -> Square {
+        if self.is_castle() {
+            let file = if self.to().0 > self.from().0 { 6 } else { 2 };
+            Square::new(file, self.from().rank())
+        } else {
+            self.to()
+        }
+    }
+    /// UCI notation; castling as king-takes-rook when `chess960`, else as the king's two-step.
+    pub fn uci(self, chess960: bool) -> UciMove {
+        UciMove(self, chess960)
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}", self.uci(true))
+    }
+}
+
+/// Display adapter for a move in UCI notation.
+pub struct UciMove(Move, bool);
+
+impl fmt::Display for UciMove {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let m = self.0;
+        if m.is_null() {
+            return write!(f, "0000");
+        }
+        let to = if m.is_castle() && !self.1 { m.king_dest() } else { m.to() };
+        write!(f, "{}{}", m.from(), to)?;
+        if m.is_promotion() {
+            write!(f, "{}", m.promotion().char())?;
+        }
+        Ok(())
+    }
+}
+
+/// Maximum number of legal moves in any chess position is 218.
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity list of moves (no heap allocation).
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
+    }
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        // SAFETY-free: index is bounds-checked; 218 legal moves is the known maximum.
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+}
+
+impl std::ops::Index<usize> for MoveList {
+    type Output = Move;
+    fn index(&self, i: usize) -> &Move {
+        &self.as_slice()[i]
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+/// Receives generated moves grouped by origin or by pawn shift.
+pub trait MoveSink {
+    /// Normal moves from `from` to each square of `to`.
+    fn piece_moves(&mut self, from: Square, to: Bitboard);
+    /// Non-promoting pawn moves to each square of `to`, from `to - delta`.
+    fn pawn_moves(&mut self, to: Bitboard, delta: i8);
+    /// Promotions (four pieces each) to each square of `to`, from `to - delta`.
+    fn pawn_promotions(&mut self, to: Bitboard, delta: i8);
+    /// Promotions from one pawn to each square of `to`.
+    fn promotions_from(&mut self, from: Square, to: Bitboard);
+    /// A single special move (castling, en passant).
+    fn special(&mut self, m: Move);
+}
+
+/// Promotion pieces in the order they are listed (queen first helps move ordering).
+const PROMOS: [Piece; 4] = [Piece::Queen, Piece::Knight, Piece::Rook, Piece::Bishop];
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn piece_moves(&mut self, from: Square, to: Bitboard) {
+        for t in to {
+            self.push(Move::new(from, t, MoveKind::Normal));
+        }
+    }
+    #[inline(always)]
+    fn pawn_moves(&mut self, to: Bitboard, delta: i8) {
+        for t in to {
+            self.push(Move::new(Square((t.0 as i8 - delta) as u8), t, MoveKind::Normal));
+        }
+    }
+    #[inline(always)]
+    fn pawn_promotions(&mut self, to: Bitboard, delta: i8) {
+        for t in to {
+            let from = Square((t.0 as i8 - delta) as u8);
+            for p in PROMOS {
+                self.push(Move::promotion_to(from, t, p));
+            }
+        }
+    }
+    #[inline(always)]
+    fn promotions_from(&mut self, from: Square, to: Bitboard) {
+        for t in to {
+            for p in PROMOS {
+                self.push(Move::promotion_to(from, t, p));
+            }
+        }
+    }
+    #[inline(always)]
+    fn special(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts moves without listing them.
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn piece_moves(&mut self, _from: Square, to: Bitboard) {
+        self.0 += to.count() as u64;
+    }
+    #[inline(always)]
+    fn pawn_moves(&mut self, to: Bitboard, _delta: i8) {
+        self.0 += to.count() as u64;
+    }
+    #[inline(always)]
+    fn pawn_promotions(&mut self, to: Bitboard, _delta: i8) {
+        self.0 += 4 * to.count() as u64;
+    }
+    #[inline(always)]
+    fn promotions_from(&mut self, _from: Square, to: Bitboard) {
+        self.0 += 4 * to.count() as u64;
+    }
+    #[inline(always)]
+    fn special(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Generation modes (const generic parameter).
+pub const ALL: u8 = 0;
+/// Captures (including en passant) and all promotions.
+pub const CAPTURES: u8 = 1;
+/// Everything else: non-capturing, non-promoting moves including castling.
+pub const QUIETS: u8 = 2;
+
+impl Board {
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<ALL, _>(&mut list);
+        list
+    }
+
+    /// Legal captures, en passant captures and promotions (for quiescence).
+    pub fn captures(&self, list: &mut MoveList) {
+        self.generate::<CAPTURES, _>(list);
+    }
+
+    /// Legal non-captures that are not promotions, including castling.
+    pub fn quiets(&self, list: &mut MoveList) {
+        self.generate::<QUIETS, _>(list);
+    }
+
+    /// Legal check evasions; the side to move must be in check.
+    pub fn evasions(&self, list: &mut MoveList) {
+        debug_assert!(self.in_check());
+        self.generate::<ALL, _>(list);
+    }
+
+    /// Number of legal moves, counted without building a list.
+    #[inline]
+    pub fn count_moves(&self) -> u64 {
+        let mut c = MoveCounter(0);
+        self.generate::<ALL, _>(&mut c);
+        c.0
+    }
+
+    /// The legal-move generator. Evasions are produced automatically when in check.
+    #[inline(always)]
+    pub fn generate<const MODE: u8, S: MoveSink>(&self, sink: &mut S) {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let ours = self.color(us);
+        let theirs = self.color(them);
+        let occ = ours | theirs;
+        let k = self.king_sq(us);
+        let checkers = self.checkers();
+        let pinned = self.pinned();
+
+        // What the destination may hold in this mode.
+        let mode_mask = match MODE {
+            CAPTURES => theirs,
+            QUIETS => !occ,
+            _ => !ours,
+        };
+
+        // 1. King moves: every target tested with the king removed from the occupancy, so
+        //    that it cannot hide behind itself from a slider.
+        let mut king_to = Bitboard::EMPTY;
+        let occ_no_king = occ ^ k.bb();
+        for t in tables::king_attacks(k) & mode_mask {
+            if !self.attacked_by(them, t, occ_no_king) {
+                king_to |= t.bb();
+            }
+        }
+        sink.piece_moves(k, king_to);
+        if checkers.several() {
+            return;
+        }
+
+        // 2. Check mask: with one checker, other pieces must capture it or block.
+        let check_mask = if checkers.any() { between(k, checkers.lsb()) | checkers } else { Bitboard::FULL };
+        let target = mode_mask & check_mask;
+        // Pinned pieces never resolve a check, so in check they do not move at all.
+        let movable = if checkers.any() { ours & !pinned } else { ours };
+
+        // 3. Knights (a pinned knight never moves).
+        for from in self.pieces(Piece::Knight) & movable & !pinned {
+            sink.piece_moves(from, tables::knight_attacks(from) & target);
+        }
+        // 4. Sliders; a pinned slider stays on the line through its king.
+        let queens = self.pieces(Piece::Queen);
+        for from in (self.pieces(Piece::Bishop) | queens) & movable {
+            let mut t = tables::bishop_attacks(from, occ) & target;
+            if pinned.has(from) {
+                t &= line(k, from);
+            }
+            sink.piece_moves(from, t);
+        }
+        for from in (self.pieces(Piece::Rook) | queens) & movable {
+            let mut t = tables::rook_attacks(from, occ) & target;
+            if pinned.has(from) {
+                t &= line(k, from);
+            }
+            sink.piece_moves(from, t);
+        }
+
+        // 5. Pawns.
+        self.pawn_moves::<MODE, S>(sink, us, k, theirs, occ, check_mask, movable);
+
+        // 6. Castling.
+        if MODE != CAPTURES && checkers.is_empty() {
+            for side in [KING_SIDE, QUEEN_SIDE] {
+                if self.castle_rights() & castle_bit(us, side) != 0 {
+                    self.castle_move(sink, us, side, k, occ);
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn pawn_moves<const MODE: u8, S: MoveSink>(
+        &self,
+        sink: &mut S,
+        us: Color,
+        k: Square,
+        theirs: Bitboard,
+        occ: Bitboard,
+        check_mask: Bitboard,
+        movable: Bitboard,
+    ) {
+        let pawns = self.pieces(Piece::Pawn) & movable;
+        let pinned = self.pinned();
+        let free = pawns & !pinned;
+        let empty = !occ;
+        let (up, last_rank, third_rank) = match us {
+            Color::White => (8i8, Bitboard::rank(7), Bitboard::rank(2)),
+            Color::Black => (-8i8, Bitboard::rank(0), Bitboard::rank(5)),
+        };
+
+        // Pushes.
+        let single = free.shift(up) & empty;
+        let double = (single & third_rank).shift(up) & empty & check_mask;
+        let single = single & check_mask;
+        if MODE != CAPTURES {
+            sink.pawn_moves(single & !last_rank, up);
+            sink.pawn_moves(double, 2 * up);
+        }
+        if MODE != QUIETS {
+            sink.pawn_promotions(single & last_rank, up);
+            // Captures towards the a-file and towards the h-file.
+            let west = (free & !Bitboard::FILE_A).shift(up - 1) & theirs & check_mask;
+            let east = (free & !Bitboard::FILE_H).shift(up + 1) & theirs & check_mask;
+            sink.pawn_moves(west & !last_rank, up - 1);
+            sink.pawn_promotions(west & last_rank, up - 1);
+            sink.pawn_moves(east & !last_rank, up + 1);
+            sink.pawn_promotions(east & last_rank, up + 1);
+        }
+
+        // Pinned pawns (only when not in check; `movable` already excludes them in check).
+        for from in pawns & pinned {
+            let allowed = line(k, from);
+            let push = from.bb().shift(up) & empty;
+            let push2 = (push & third_rank).shift(up) & empty;
+            let pushes = (push | push2) & allowed;
+            let caps = tables::pawn_attacks(us, from) & theirs & allowed;
+            if MODE != CAPTURES {
+                sink.piece_moves(from, pushes & !last_rank);
+            }
+            if MODE != QUIETS {
+                sink.piece_moves(from, caps & !last_rank);
+                sink.promotions_from(from, (pushes | caps) & last_rank);
+            }
+        }
+
+        // En passant: tested by removing both pawns and looking for a slider on the king.
+        if MODE != QUIETS {
+            if let Some(ep) = self.ep_square() {
+                let them = us.flip();
+                let cap_sq = Square(ep.0 ^ 8);
+                let checkers = self.checkers();
+                if checkers.is_empty() || checkers.has(cap_sq) || check_mask.has(ep) {
+                    let theirs_bq = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & theirs;
+                    let theirs_rq = (self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & theirs;
+                    for from in tables::pawn_attacks(them, ep) & self.colored(us, Piece::Pawn) {
+                        let occ2 = (occ ^ from.bb() ^ cap_sq.bb()) | ep.bb();
+                        if (tables::rook_attacks(k, occ2) & theirs_rq & !cap_sq.bb()).is_empty()
+                            && (tables::bishop_attacks(k, occ2) & theirs_bq).is_empty()
+                        {
+                            sink.special(Move::new(from, ep, MoveKind::EnPassant));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds one castling move if legal: the squares the king and rook pass over and land on
+    /// are empty (but for themselves), and no square the king passes or lands on is
+    /// attacked — with the castling rook taken away, so a rook that shields its own king
+    /// on the back rank (Chess960) is seen through.
+    #[inline(always)]
+    fn castle_move<S: MoveSink>(&self, sink: &mut S, us: Color, side: usize, k: Square, occ: Bitboard) {
+        let rook = self.castle_rook(us, side).expect("castling right without rook");
+        let (kto, rto) = crate::board::castle_destinations(us, side);
+        let movers = k.bb() | rook.bb();
+        let must_be_empty = (between(k, kto) | kto.bb() | between(rook, rto) | rto.bb()) & !movers;
+        if (must_be_empty & occ).any() {
+            return;
+        }
+        let them = us.flip();
+        let occ_no_rook = occ ^ rook.bb();
+        for s in between(k, kto) | kto.bb() {
+            if self.attacked_by(them, s, occ_no_rook) {
+                return;
+            }
+        }
+        sink.special(Move::new(k, rook, MoveKind::Castle));
+    }
+
+    /// Finds the legal move written `s` in UCI notation. Castling is accepted both as the
+    /// king's two-step (`e1g1`) and as king-takes-rook (`e1h1`).
+    pub fn parse_uci_move(&self, s: &str) -> Option<Move> {
+        let list = self.legal_moves();
+        let found = list.iter().copied().find(|m| m.uci(self.is_chess960()).to_string() == s);
+        found.or_else(|| {
+            list.iter()
+                .copied()
+                .find(|m| m.is_castle() && (m.uci(true).to_string() == s || m.uci(false).to_string() == s))
+        })
+    }
+}
