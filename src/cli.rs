@@ -197,3 +197,163 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
         0
     }
 }
+
+/// `horizon bench [depth]`: prints per-position lines to stderr and ends with
+/// `<nodes> nodes <nps> nps` on stdout.
+pub fn bench_command(args: &[String]) -> i32 {
+    let depth = match args.first() {
+        None => crate::bench::BENCH_DEPTH,
+        Some(d) => match d.parse::<i32>() {
+            Ok(d) if (1..=64).contains(&d) => d,
+            _ => return usage_error(&format!("bench depth must be a number from 1 to 64, got '{d}'")),
+        },
+    };
+    let r = crate::bench::run(depth, |i, fen, s| {
+        eprintln!("position {:2}  nodes {:9}  qnodes {:9}  {fen}", i + 1, s.nodes, s.qnodes);
+    });
+    let s = r.stats;
+    let nps = s.nodes as u128 * 1000 / r.millis.max(1);
+    eprintln!(
+        "depth {depth}: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}",
+        r.millis,
+        s.qnodes,
+        100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
+        s.see_pruned,
+        s.delta_pruned
+    );
+    println!("{} nodes {} nps", s.nodes, nps);
+    0
+}
+
+/// `horizon see "<fen>" <uci-move>`: prints the static exchange value in centipawns.
+pub fn see_command(args: &[String]) -> i32 {
+    if args.len() != 2 {
+        return usage_error("usage: horizon see \"<fen>\" <uci-move>");
+    }
+    let board = match Board::from_fen(&args[0]) {
+        Ok(b) => b,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let Some(m) = board.parse_uci_move(&args[1]).or_else(|| crate::san::parse_san(&board, &args[1])) else {
+        return usage_error(&format!("'{}' is not a legal move in this position", args[1]));
+    };
+    println!("{}", crate::see::see(&board, m));
+    0
+}
+
+/// One EPD test record: position, best moves, moves to avoid, id.
+pub struct EpdRecord {
+    pub board: Board,
+    pub bm: Vec<crate::movegen::Move>,
+    pub am: Vec<crate::movegen::Move>,
+    pub id: String,
+}
+
+/// Parses an EPD line with `bm`/`am`/`id` operations (SAN moves).
+pub fn parse_epd(line: &str) -> Result<EpdRecord, String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() < 4 {
+        return Err("fewer than four FEN fields".into());
+    }
+    let fen = fields[..4].join(" ");
+    let board = Board::from_fen(&fen).map_err(|e| e.to_string())?;
+    let ops = fields[4..].join(" ");
+    let mut rec = EpdRecord { board, bm: Vec::new(), am: Vec::new(), id: String::new() };
+    for op in ops.split(';') {
+        let op = op.trim();
+        let mut it = op.splitn(2, ' ');
+        let (name, arg) = (it.next().unwrap_or(""), it.next().unwrap_or("").trim());
+        match name {
+            "bm" | "am" => {
+                for san in arg.split_whitespace() {
+                    let m = crate::san::parse_san(&rec.board, san).ok_or_else(|| format!("bad move '{san}'"))?;
+                    if name == "bm" { rec.bm.push(m) } else { rec.am.push(m) }
+                }
+            }
+            "id" => rec.id = arg.trim_matches('"').to_string(),
+            _ => {}
+        }
+    }
+    if rec.bm.is_empty() && rec.am.is_empty() {
+        return Err("no bm or am operation".into());
+    }
+    Ok(rec)
+}
+
+/// `horizon epd <file> [--movetime ms] [--depth D] [--hash MB]`: searches each position
+/// and prints each miss and `N solved of M`.
+pub fn epd_command(args: &[String]) -> i32 {
+    use crate::search::{tt::TranspositionTable, Control, Limits, Searcher, Silent};
+    use crate::search::time::Clock;
+    use std::sync::Arc;
+    let (pos, flags) = match split_args(args, &["--movetime", "--depth", "--hash"], &[]) {
+        Ok(x) => x,
+        Err(e) => return usage_error(&e),
+    };
+    if pos.len() != 1 {
+        return usage_error("usage: horizon epd <file> [--movetime ms] [--depth D] [--hash MB]");
+    }
+    let (mut movetime, mut depth, mut hash) = (Some(1000u64), None, 64usize);
+    for &(f, v) in &flags {
+        let r = match f {
+            "--movetime" => parse_num::<u64>(f, v).map(|x| movetime = Some(x)),
+            "--depth" => parse_num::<i32>(f, v).map(|x| {
+                depth = Some(x);
+                movetime = None;
+            }),
+            "--hash" => parse_num::<usize>(f, v).map(|x| hash = x.clamp(1, 65536)),
+            _ => Ok(()),
+        };
+        if let Err(e) = r {
+            return usage_error(&e);
+        }
+    }
+    let text = match std::fs::read_to_string(pos[0]) {
+        Ok(t) => t,
+        Err(e) => return usage_error(&format!("cannot read '{}': {e}", pos[0])),
+    };
+    let tt = Arc::new(TranspositionTable::new(hash));
+    let control = Arc::new(Control::default());
+    let mut searcher = Searcher::new(tt.clone(), control);
+    let (mut solved, mut total) = (0, 0);
+    for (lineno, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        total += 1;
+        let rec = match parse_epd(line) {
+            Ok(r) => r,
+            Err(e) => {
+                println!("line {}: unreadable: {e}", lineno + 1);
+                continue;
+            }
+        };
+        tt.clear();
+        searcher.clear();
+        let limits = Limits {
+            depth,
+            clock: Clock { movetime_ms: movetime, ..Clock::default() },
+            multipv: 1,
+            ..Limits::default()
+        };
+        let r = searcher.search(&rec.board, limits, &mut Silent);
+        let ok = (rec.bm.is_empty() || rec.bm.contains(&r.best)) && !rec.am.contains(&r.best);
+        if ok {
+            solved += 1;
+        } else {
+            let mut b = rec.board.clone();
+            let played = crate::san::to_san(&mut b, r.best);
+            let want: Vec<String> = rec.bm.iter().map(|&m| crate::san::to_san(&mut b, m)).collect();
+            let avoid: Vec<String> = rec.am.iter().map(|&m| crate::san::to_san(&mut b, m)).collect();
+            println!(
+                "miss {}: played {played}{}{} (depth {})",
+                if rec.id.is_empty() { format!("line {}", lineno + 1) } else { rec.id.clone() },
+                if want.is_empty() { String::new() } else { format!(", bm {}", want.join(" ")) },
+                if avoid.is_empty() { String::new() } else { format!(", am {}", avoid.join(" ")) },
+                r.depth
+            );
+        }
+    }
+    println!("{solved} solved of {total}");
+    0
+}

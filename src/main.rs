@@ -2,16 +2,34 @@
 
 use horizon::cli;
 
+const HELP: &str = "usage: horizon [command]
+  (no command)                     speak UCI on stdin/stdout
+  perft <depth> [<fen>] [<moves>]  per-move counts and total [--no-bulk] [--threads N] [--hash MB]
+  perft-suite <file.epd>           check an EPD perft suite [--max-depth D] [--max-nodes N]
+  bench [depth]                    fixed search benchmark: '<nodes> nodes <nps> nps'
+  see \"<fen>\" <move>               static exchange evaluation of a move
+  epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D]";
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
+        None => {
+            horizon::uci::run();
+            0
+        }
         Some("perft") => cli::perft_command(&args[1..]),
         Some("perft-suite") => cli::perft_suite_command(&args[1..]),
+        Some("bench") => cli::bench_command(&args[1..]),
+        Some("see") => cli::see_command(&args[1..]),
+        Some("epd") => cli::epd_command(&args[1..]),
+        Some("help" | "--help" | "-h") => {
+            println!("{HELP}");
+            0
+        }
         Some(other) => {
-            eprintln!("error: unknown command '{other}' (try: perft, perft-suite)");
+            eprintln!("error: unknown command '{other}'\n{HELP}");
             cli::EXIT_USAGE
         }
-        None => 0,
     };
     std::process::exit(code);
 }

@@ -1,0 +1,167 @@
+//! The transposition table: buckets of four 16-byte entries (one cache line), shared by
+//! reference between search threads without locks. Each entry stores `key ^ data` and
+//! `data`; a torn write by another thread fails the key check and reads as a miss.
+//!
+//! Replacement: within a bucket an entry for the same key is overwritten (keeping its move
+//! if the new one has none); otherwise the entry with the lowest `depth - 8 * age
+//! distance` is replaced, so old searches' entries go first and deep entries stay.
+
+use crate::movegen::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+pub const BOUND_NONE: u8 = 0;
+pub const BOUND_UPPER: u8 = 1;
+pub const BOUND_LOWER: u8 = 2;
+pub const BOUND_EXACT: u8 = 3;
+
+const BUCKET_SIZE: usize = 4;
+
+/// What a probe returns.
+#[derive(Copy, Clone, Debug)]
+pub struct TtEntry {
+    pub mv: Move,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: u8,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    slots: [Slot; BUCKET_SIZE],
+}
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
+}
+
+// data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: u8, age: u8) -> u64 {
+    mv.0 as u64
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | ((depth.clamp(-1, 254) + 1) as u64) << 48
+        | ((bound as u64) << 56)
+        | (((age & 63) as u64) << 58)
+}
+
+fn unpack(data: u64) -> (TtEntry, u8) {
+    (
+        TtEntry {
+            mv: Move(data as u16),
+            score: (data >> 16) as u16 as i16 as i32,
+            eval: (data >> 32) as u16 as i16 as i32,
+            depth: ((data >> 48) & 0xFF) as i32 - 1,
+            bound: ((data >> 56) & 3) as u8,
+        },
+        ((data >> 58) & 63) as u8,
+    )
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` MiB (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(n);
+        buckets.resize_with(n, Bucket::default);
+        TranspositionTable { buckets, age: AtomicU8::new(0) }
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for s in &b.slots {
+                s.check.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search (ages existing entries).
+    pub fn new_search(&self) {
+        self.age.store((self.age.load(Ordering::Relaxed) + 1) & 63, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key uniformly onto the bucket count (no power of two needed).
+        let idx = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[idx]
+    }
+
+    /// Looks the position up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for s in &self.bucket(key).slots {
+            let data = s.data.load(Ordering::Relaxed);
+            if data != 0 && s.check.load(Ordering::Relaxed) ^ data == key {
+                return Some(unpack(data).0);
+            }
+        }
+        None
+    }
+
+    /// Stores a result. `score` must already be adjusted to be node-relative for mates.
+    #[inline]
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: u8) {
+        let age = self.age.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for (i, s) in bucket.slots.iter().enumerate() {
+            let data = s.data.load(Ordering::Relaxed);
+            if data == 0 {
+                victim = i;
+                break;
+            }
+            if s.check.load(Ordering::Relaxed) ^ data == key {
+                let (old, _) = unpack(data);
+                // Keep a deeper exact result of the same position unless this one is exact.
+                if bound != BOUND_EXACT && old.depth > depth + 3 && old.bound == BOUND_EXACT {
+                    return;
+                }
+                let mv = if mv.is_null() { old.mv } else { mv };
+                let d = pack(mv, score, eval, depth, bound, age);
+                s.check.store(key ^ d, Ordering::Relaxed);
+                s.data.store(d, Ordering::Relaxed);
+                return;
+            }
+            let (e, a) = unpack(data);
+            let age_dist = (age.wrapping_sub(a) & 63) as i32;
+            let worth = e.depth - 8 * age_dist;
+            if worth < worst {
+                worst = worth;
+                victim = i;
+            }
+        }
+        let d = pack(mv, score, eval, depth, bound, age);
+        let s = &bucket.slots[victim];
+        s.check.store(key ^ d, Ordering::Relaxed);
+        s.data.store(d, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand buckets' entries written in this search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let n = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..n] {
+            for s in &b.slots {
+                let data = s.data.load(Ordering::Relaxed);
+                if data != 0 && unpack(data).1 == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (n * BUCKET_SIZE).max(1)) as u32
+    }
+}

@@ -1,0 +1,311 @@
+//! The UCI protocol layer. The main thread reads standard input and answers at once
+//! (`isready`, `stop`, `ponderhit`, `quit` are served while a search runs); each `go`
+//! runs the search on its own thread, which prints its reports and the `bestmove`.
+//! Bad input is answered with `info string error: …` and the last good state is kept.
+
+pub mod command;
+pub mod options;
+
+use crate::board::Board;
+use crate::movegen::Move;
+use crate::perft::{self, PerftOptions};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Bound, Control, Limits, Report, Reporter, Score, Searcher};
+use command::{Command, GoParams};
+use options::{Change, EngineOptions};
+use std::io::{BufRead, Write};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+pub const ENGINE_NAME: &str = concat!("Horizon ", env!("CARGO_PKG_VERSION"));
+pub const ENGINE_AUTHOR: &str = "the Horizon developers";
+
+/// Writes one line to stdout and flushes (the GUI reads line by line).
+pub fn send(line: &str) {
+    let out = std::io::stdout();
+    let mut lock = out.lock();
+    let _ = writeln!(lock, "{line}");
+    let _ = lock.flush();
+}
+
+/// Formats search reports as `info` lines.
+struct UciReporter {
+    chess960: bool,
+}
+
+impl Reporter for UciReporter {
+    fn report(&mut self, r: &Report) {
+        send(&format_info(r, self.chess960));
+    }
+}
+
+/// `info depth … pv …` for one report.
+pub fn format_info(r: &Report, chess960: bool) -> String {
+    let ms = r.time.as_millis();
+    let nps = (r.nodes as u128 * 1000) / ms.max(1);
+    let score = match r.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let bound = match r.bound {
+        Bound::Exact => "",
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+    };
+    let pv: Vec<String> = r.pv.iter().map(|m| m.uci(chess960).to_string()).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+        r.depth, r.seldepth, r.multipv, score, bound, r.nodes, nps, r.hashfull, ms, pv.join(" ")
+    )
+}
+
+pub struct Engine {
+    board: Board,
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    /// The searcher lives here between searches and on the search thread during one.
+    searcher: Option<Searcher>,
+    handle: Option<JoinHandle<Searcher>>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        let options = EngineOptions::default();
+        let tt = Arc::new(TranspositionTable::new(options.hash_mb));
+        let control = Arc::new(Control::default());
+        let searcher = Searcher::new(tt.clone(), control.clone());
+        Engine { board: Board::startpos(), options, tt, control, searcher: Some(searcher), handle: None }
+    }
+
+    /// Stops a running search (its thread prints `bestmove`) and takes the searcher back.
+    fn stop_search(&mut self) {
+        if let Some(h) = self.handle.take() {
+            self.control.stop.store(true, Ordering::SeqCst);
+            self.control.pondering.store(false, Ordering::SeqCst);
+            match h.join() {
+                Ok(s) => self.searcher = Some(s),
+                Err(_) => {
+                    // The search thread cannot panic under panic=abort; rebuild defensively.
+                    self.searcher = Some(Searcher::new(self.tt.clone(), self.control.clone()));
+                }
+            }
+        }
+    }
+
+    /// Handles one input line. Returns false on `quit`.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        match line.parse::<Command>() {
+            Ok(cmd) => self.handle(cmd),
+            Err(e) => {
+                send(&format!("info string error: {e}"));
+                true
+            }
+        }
+    }
+
+    fn handle(&mut self, cmd: Command) -> bool {
+        match cmd {
+            Command::Uci => {
+                send(&format!("id name {ENGINE_NAME}"));
+                send(&format!("id author {ENGINE_AUTHOR}"));
+                for o in options::declarations() {
+                    send(&o);
+                }
+                send("uciok");
+            }
+            Command::IsReady => send("readyok"),
+            Command::UciNewGame => {
+                self.stop_search();
+                self.tt.clear();
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+                self.board = Board::startpos();
+            }
+            Command::Position { fen, moves } => self.set_position(fen, &moves),
+            Command::Go(g) => self.go(g),
+            Command::Stop => self.stop_search(),
+            Command::PonderHit => self.control.pondering.store(false, Ordering::SeqCst),
+            Command::Quit => {
+                self.stop_search();
+                return false;
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Debug | Command::Empty => {}
+            Command::Display => {
+                for l in self.board.pretty().lines() {
+                    send(l);
+                }
+            }
+            Command::Eval => send(&format!("info string eval {} cp (side to move)", crate::eval::evaluate(&self.board))),
+            Command::Bench(d) => {
+                self.stop_search();
+                let r = crate::bench::run(d.unwrap_or(crate::bench::BENCH_DEPTH), |_, _, _| {});
+                let nps = r.stats.nodes as u128 * 1000 / r.millis.max(1);
+                send(&format!("{} nodes {} nps", r.stats.nodes, nps));
+            }
+        }
+        true
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match self.options.set(name, value) {
+            Ok(Change::Hash) => {
+                self.stop_search();
+                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+                if let Some(s) = self.searcher.as_mut() {
+                    s.set_tt(self.tt.clone());
+                }
+            }
+            Ok(Change::ClearHash) => {
+                self.stop_search();
+                self.tt.clear();
+            }
+            Ok(Change::Other) => {}
+            Err(e) => send(&format!("info string error: {e}")),
+        }
+        self.board.set_chess960(self.options.chess960);
+    }
+
+    /// `position`: builds the new position completely before replacing the old one, so a
+    /// bad FEN or an illegal move leaves the last good position in place.
+    fn set_position(&mut self, fen: Option<String>, moves: &[String]) {
+        let mut b = match fen {
+            None => Board::startpos(),
+            Some(f) => match Board::from_fen(&f) {
+                Ok(b) => b,
+                Err(e) => {
+                    send(&format!("info string error: {e}"));
+                    return;
+                }
+            },
+        };
+        b.set_chess960(self.options.chess960);
+        for m in moves {
+            match b.parse_uci_move(m) {
+                Some(mv) => {
+                    b.make(mv);
+                    // Positions before an irreversible move can never repeat: drop them so
+                    // very long games do not grow the history without bound.
+                    if b.halfmove_clock() == 0 {
+                        b.clear_history();
+                    }
+                }
+                None => {
+                    send(&format!("info string error: illegal move '{m}' in position {}", b.to_fen()));
+                    return;
+                }
+            }
+        }
+        self.board = b;
+    }
+
+    fn go(&mut self, g: GoParams) {
+        self.stop_search();
+        if let Some(d) = g.perft {
+            let split = perft::divide(&self.board, d, PerftOptions::default());
+            let mut total = 0;
+            for (m, n) in &split {
+                send(&format!("{}: {}", m.uci(self.board.is_chess960()), n));
+                total += n;
+            }
+            send("");
+            send(&format!("Nodes searched: {}", if d == 0 { 1 } else { total }));
+            return;
+        }
+        let white = self.board.side_to_move() == crate::types::Color::White;
+        let mut searchmoves = Vec::new();
+        for s in &g.searchmoves {
+            match self.board.parse_uci_move(s) {
+                Some(m) => searchmoves.push(m),
+                None => send(&format!("info string error: searchmoves: '{s}' is not a legal move")),
+            }
+        }
+        let limits = Limits {
+            depth: g.depth,
+            nodes: g.nodes,
+            mate: g.mate,
+            clock: g.clock(white),
+            infinite: g.infinite,
+            searchmoves,
+            multipv: self.options.multipv,
+            move_overhead_ms: self.options.move_overhead,
+        };
+        let wait_for_stop = g.infinite;
+        self.control.stop.store(false, Ordering::SeqCst);
+        self.control.pondering.store(g.ponder, Ordering::SeqCst);
+        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.tt.clone(), self.control.clone()));
+        searcher.options.qsearch_see = self.options.qsearch_see;
+        let board = self.board.clone();
+        let control = self.control.clone();
+        let chess960 = self.options.chess960;
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let result = searcher.search(&board, limits, &mut UciReporter { chess960 });
+                // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
+                while (wait_for_stop || control.pondering.load(Ordering::SeqCst)) && !control.stop.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                let s = result.stats;
+                let ms = result.time.as_millis().max(1);
+                send(&format!(
+                    "info string nodes {} qnodes {} ({:.1}%) see-pruned {} delta-pruned {} nps {}",
+                    s.nodes,
+                    s.qnodes,
+                    100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
+                    s.see_pruned,
+                    s.delta_pruned,
+                    s.nodes as u128 * 1000 / ms
+                ));
+                send(&bestmove_line(result.best, result.ponder, chess960));
+                searcher
+            });
+        match spawned {
+            Ok(h) => self.handle = Some(h),
+            Err(e) => send(&format!("info string error: cannot start search thread: {e}")),
+        }
+    }
+}
+
+fn bestmove_line(best: Move, ponder: Option<Move>, chess960: bool) -> String {
+    if best.is_null() {
+        return "bestmove (none)".to_string();
+    }
+    match ponder {
+        Some(p) => format!("bestmove {} ponder {}", best.uci(chess960), p.uci(chess960)),
+        None => format!("bestmove {}", best.uci(chess960)),
+    }
+}
+
+/// Runs the UCI loop on standard input until `quit` or end of input.
+pub fn run() {
+    let mut engine = Engine::new();
+    let stdin = std::io::stdin();
+    let mut lock = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        // Read raw bytes so that invalid UTF-8 is an error line, not the end of the loop.
+        match lock.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf);
+                if !engine.handle_line(line.trim()) {
+                    return;
+                }
+            }
+        }
+    }
+    engine.handle(Command::Quit);
+}

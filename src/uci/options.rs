@@ -1,0 +1,110 @@
+//! The UCI options, declared once with their types and limits.
+
+/// Hash table size.
+pub const HASH_DEFAULT: usize = 16;
+pub const HASH_MAX: usize = 65536;
+pub const MULTIPV_MAX: usize = 256;
+pub const OVERHEAD_DEFAULT: u64 = 20;
+pub const OVERHEAD_MAX: u64 = 5000;
+
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead: u64,
+    pub ponder: bool,
+    pub chess960: bool,
+    /// Hidden option `QSearchSEE`: prune SEE-losing captures in quiescence.
+    pub qsearch_see: bool,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mb: HASH_DEFAULT,
+            threads: 1,
+            multipv: 1,
+            move_overhead: OVERHEAD_DEFAULT,
+            ponder: false,
+            chess960: false,
+            qsearch_see: true,
+        }
+    }
+}
+
+/// The `option …` lines printed in answer to `uci`.
+pub fn declarations() -> Vec<String> {
+    vec![
+        format!("option name Hash type spin default {HASH_DEFAULT} min 1 max {HASH_MAX}"),
+        "option name Threads type spin default 1 min 1 max 1".to_string(),
+        format!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"),
+        format!("option name Move Overhead type spin default {OVERHEAD_DEFAULT} min 0 max {OVERHEAD_MAX}"),
+        "option name Clear Hash type button".to_string(),
+        "option name Ponder type check default false".to_string(),
+        "option name UCI_Chess960 type check default false".to_string(),
+    ]
+}
+
+/// What a successful `setoption` changed, for the engine to act on.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Change {
+    Hash,
+    ClearHash,
+    Other,
+}
+
+fn spin<T: std::str::FromStr + PartialOrd + std::fmt::Display>(name: &str, value: Option<&str>, min: T, max: T) -> Result<T, String> {
+    let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+    let n: T = v.trim().parse().map_err(|_| format!("option '{name}': '{v}' is not a number"))?;
+    if n < min || n > max {
+        return Err(format!("option '{name}': {v} is out of range {min}..{max}"));
+    }
+    Ok(n)
+}
+
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()) {
+        Some(v) if v == "true" => Ok(true),
+        Some(v) if v == "false" => Ok(false),
+        _ => Err(format!("option '{name}' needs value true or false")),
+    }
+}
+
+impl EngineOptions {
+    /// Applies `setoption`; names are case-insensitive as the protocol asks.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                self.hash_mb = spin(name, value, 1, HASH_MAX)?;
+                Ok(Change::Hash)
+            }
+            "threads" => {
+                self.threads = spin(name, value, 1, 1)?;
+                Ok(Change::Other)
+            }
+            "multipv" => {
+                self.multipv = spin(name, value, 1, MULTIPV_MAX)?;
+                Ok(Change::Other)
+            }
+            "move overhead" => {
+                self.move_overhead = spin(name, value, 0, OVERHEAD_MAX)?;
+                Ok(Change::Other)
+            }
+            "clear hash" => Ok(Change::ClearHash),
+            "ponder" => {
+                self.ponder = check(name, value)?;
+                Ok(Change::Other)
+            }
+            "uci_chess960" => {
+                self.chess960 = check(name, value)?;
+                Ok(Change::Other)
+            }
+            "qsearchsee" => {
+                self.qsearch_see = check(name, value)?;
+                Ok(Change::Other)
+            }
+            _ => Err(format!("unknown option '{name}'")),
+        }
+    }
+}
