@@ -578,7 +578,7 @@ impl Searcher {
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
         let orig_alpha = alpha;
 
-        while let Some((m, order)) = picker.next() {
+        while let Some((m, order)) = picker.next(&self.board, &self.history) {
             if root && (self.root_excluded.contains(&m) || !self.limits.searchmoves.contains(&m)) {
                 continue;
             }
@@ -749,7 +749,7 @@ impl Searcher {
         let mut best_move = Move::NULL;
         let orig_alpha = alpha;
         let mut legal = 0;
-        while let Some((m, _)) = picker.next() {
+        while let Some((m, _)) = picker.next(&self.board, &self.history) {
             legal += 1;
             if !in_check {
                 // Under-promotions are never better than queening here.

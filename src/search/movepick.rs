@@ -9,6 +9,7 @@ use super::history::History;
 use crate::board::Board;
 use crate::movegen::{Move, MoveList, MAX_MOVES};
 use crate::see::{captured_value, see_ge};
+
 use crate::types::Piece;
 
 const HASH_MOVE: i32 = 4_000_000;
@@ -32,44 +33,47 @@ pub fn is_tactical(board: &Board, m: Move) -> bool {
     m.is_promotion() || m.is_en_passant() || (!m.is_castle() && board.piece_on(m.to()).is_some())
 }
 
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    HashMove,
+    InitCaptures,
+    GoodCaptures,
+    Refutations,
+    InitQuiets,
+    Quiets,
+    BadCaptures,
+    Done,
+}
+
+/// A staged move picker over the legal moves of one node. Work is done only when a stage
+/// is reached: SEE runs on a capture when it is picked, history is read only when the
+/// quiet moves are reached, so a cutoff by the hash move or a good capture is cheap.
 pub struct MovePicker {
     list: MoveList,
     scores: [i32; MAX_MOVES],
+    stage: Stage,
+    tt_move: Move,
+    refutations: [Move; 3],
+    /// Moves before `next` were handed out (or set aside as bad captures).
     next: usize,
+    /// End of the tactical moves after `InitCaptures` partitions them to the front.
+    tactical_end: usize,
+    bad: [Move; MAX_MOVES],
+    bad_scores: [i32; MAX_MOVES],
+    n_bad: usize,
+    bad_next: usize,
+    quiescence: bool,
 }
 
 impl MovePicker {
-    /// Scores all legal moves of `board` for the main search.
+    /// Picker for the main search.
     pub fn new(board: &Board, hash_move: Move, history: &History, ply: usize, counter: Move) -> MovePicker {
-        let list = board.legal_moves();
-        let mut scores = [0i32; MAX_MOVES];
-        let side = board.side_to_move();
-        let killers = history.killers[ply];
-        for (i, &m) in list.iter().enumerate() {
-            scores[i] = if m == hash_move {
-                HASH_MOVE
-            } else if is_tactical(board, m) {
-                let under = m.is_promotion() && m.promotion() != Piece::Queen;
-                if !under && see_ge(board, m, 0) {
-                    GOOD_CAPTURE + mvv_lva(board, m)
-                } else {
-                    BAD_CAPTURE + mvv_lva(board, m)
-                }
-            } else if m == killers[0] {
-                KILLER_1
-            } else if m == killers[1] {
-                KILLER_2
-            } else if m == counter {
-                COUNTER
-            } else {
-                history.quiet_score(side, m)
-            };
-        }
-        MovePicker { list, scores, next: 0 }
+        let k = history.killers[ply];
+        Self::build(board.legal_moves(), hash_move, [k[0], k[1], counter], false)
     }
 
-    /// Captures and queen promotions for quiescence (or all evasions when in check),
-    /// ordered by MVV/LVA with the hash move first.
+    /// Captures and promotions for quiescence (or all evasions when in check), ordered by
+    /// MVV/LVA with the hash move first. No SEE here: quiescence decides itself.
     pub fn new_quiescence(board: &Board, hash_move: Move) -> MovePicker {
         let mut list = MoveList::new();
         if board.in_check() {
@@ -77,17 +81,24 @@ impl MovePicker {
         } else {
             board.captures(&mut list);
         }
-        let mut scores = [0i32; MAX_MOVES];
-        for (i, &m) in list.iter().enumerate() {
-            scores[i] = if m == hash_move {
-                HASH_MOVE
-            } else if is_tactical(board, m) {
-                GOOD_CAPTURE + mvv_lva(board, m)
-            } else {
-                0
-            };
+        Self::build(list, hash_move, [Move::NULL; 3], true)
+    }
+
+    fn build(list: MoveList, tt_move: Move, refutations: [Move; 3], quiescence: bool) -> MovePicker {
+        MovePicker {
+            list,
+            scores: [0; MAX_MOVES],
+            stage: Stage::HashMove,
+            tt_move,
+            refutations,
+            next: 0,
+            tactical_end: 0,
+            bad: [Move::NULL; MAX_MOVES],
+            bad_scores: [0; MAX_MOVES],
+            n_bad: 0,
+            bad_next: 0,
+            quiescence,
         }
-        MovePicker { list, scores, next: 0 }
     }
 
     pub fn len(&self) -> usize {
@@ -98,25 +109,129 @@ impl MovePicker {
         self.list.is_empty()
     }
 
-    /// The next best move with its ordering score.
-    #[inline]
-    pub fn next(&mut self) -> Option<(Move, i32)> {
-        let n = self.list.len();
-        if self.next >= n {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..n {
+    /// Index of the best-scored move in `from..to`.
+    #[inline(always)]
+    fn best_in(&self, from: usize, to: usize) -> usize {
+        let mut best = from;
+        for i in from + 1..to {
             if self.scores[i] > self.scores[best] {
                 best = i;
             }
         }
-        self.list.as_mut_slice().swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let r = (self.list[self.next], self.scores[self.next]);
-        self.next += 1;
-        Some(r)
+        best
     }
+
+    #[inline(always)]
+    fn swap(&mut self, a: usize, b: usize) {
+        self.list.as_mut_slice().swap(a, b);
+        self.scores.swap(a, b);
+    }
+
+    /// The next move with its ordering score (see the score constants).
+    pub fn next(&mut self, board: &Board, history: &History) -> Option<(Move, i32)> {
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = Stage::InitCaptures;
+                    if !self.tt_move.is_null() {
+                        if let Some(i) = self.list.iter().position(|&m| m == self.tt_move) {
+                            self.swap(0, i);
+                            self.next = 1;
+                            return Some((self.tt_move, HASH_MOVE));
+                        }
+                    }
+                }
+                Stage::InitCaptures => {
+                    // Partition tactical moves to the front of what is left, scored MVV/LVA.
+                    let n = self.list.len();
+                    let mut end = self.next;
+                    for i in self.next..n {
+                        let m = self.list[i];
+                        if self.quiescence || is_tactical(board, m) {
+                            self.swap(end, i);
+                            self.scores[end] = if is_tactical(board, m) { mvv_lva(board, m) } else { 0 };
+                            end += 1;
+                        }
+                    }
+                    self.tactical_end = end;
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => {
+                    if self.next >= self.tactical_end {
+                        self.stage = if self.quiescence { Stage::Done } else { Stage::Refutations };
+                        continue;
+                    }
+                    let b = self.best_in(self.next, self.tactical_end);
+                    self.swap(self.next, b);
+                    let m = self.list[self.next];
+                    let sc = self.scores[self.next];
+                    self.next += 1;
+                    if self.quiescence {
+                        return Some((m, GOOD_CAPTURE + sc));
+                    }
+                    let under = m.is_promotion() && m.promotion() != Piece::Queen;
+                    if under || !see_ge(board, m, 0) {
+                        self.bad[self.n_bad] = m;
+                        self.bad_scores[self.n_bad] = sc;
+                        self.n_bad += 1;
+                        continue;
+                    }
+                    return Some((m, GOOD_CAPTURE + sc));
+                }
+                Stage::Refutations => {
+                    // Killers and counter-move, if they are legal quiet moves here.
+                    while let Some(pos) = self.refutations.iter().position(|m| !m.is_null()) {
+                        let r = self.refutations[pos];
+                        let class = [KILLER_1, KILLER_2, COUNTER][pos];
+                        for x in self.refutations.iter_mut() {
+                            if *x == r {
+                                *x = Move::NULL;
+                            }
+                        }
+                        if r == self.tt_move {
+                            continue;
+                        }
+                        let n = self.list.len();
+                        if let Some(i) = (self.next..n).find(|&i| self.list[i] == r) {
+                            self.swap(self.next, i);
+                            self.next += 1;
+                            return Some((r, class));
+                        }
+                    }
+                    self.stage = Stage::InitQuiets;
+                }
+                Stage::InitQuiets => {
+                    let side = board.side_to_move();
+                    for i in self.next..self.list.len() {
+                        self.scores[i] = history.quiet_score(side, self.list[i]);
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.next >= self.list.len() {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    let b = self.best_in(self.next, self.list.len());
+                    self.swap(self.next, b);
+                    let r = (self.list[self.next], self.scores[self.next]);
+                    self.next += 1;
+                    return Some(r);
+                }
+                Stage::BadCaptures => {
+                    if self.bad_next >= self.n_bad {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    let i = self.bad_next;
+                    self.bad_next += 1;
+                    return Some((self.bad[i], BAD_CAPTURE + self.bad_scores[i]));
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
 }
 
 /// Whether an ordering score marks a losing capture.
