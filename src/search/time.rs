@@ -34,8 +34,9 @@ pub struct TimeLimits {
 impl TimeLimits {
     pub fn from_clock(clock: &Clock, overhead_ms: u64) -> TimeLimits {
         if let Some(mt) = clock.movetime_ms {
+            // A fixed time per move is used in full: no soft limit, only the hard one.
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(MIN_THINK_MS));
-            return TimeLimits { soft: Some(t), hard: Some(t) };
+            return TimeLimits { soft: None, hard: Some(t) };
         }
         let Some(time) = clock.time_ms else { return TimeLimits::default() };
         // Keep the overhead (GUI/network lag) off the clock entirely.
