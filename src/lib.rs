@@ -4,10 +4,12 @@
 //! - [`board`]: the position, FEN, make/unmake, Zobrist keys.
 //! - [`movegen`]: legal move generation with check and pin masks.
 //! - [`perft`]: leaf counting for move-generator verification.
+//! - [`eval`]: the static evaluation (tapered, hand-written terms).
 
 pub mod bitboard;
 pub mod board;
 pub mod cli;
+pub mod eval;
 pub mod movegen;
 pub mod perft;
 pub mod tables;

@@ -1,0 +1,279 @@
+//! Static evaluation: a hand-written, tapered (middlegame/endgame) evaluation.
+//!
+//! Each side is scored in its own frame ([`Side`]): black's bitboards are mirrored
+//! vertically so that every side "moves up" and the same code and tables serve both
+//! colours. White's score minus black's score is then blended by the game phase, scaled
+//! down in obviously drawish material situations, and returned from the point of view the
+//! caller asks for. Because both colours go through identical code, the evaluation is
+//! exactly colour-symmetric: `evaluate(b) == evaluate(&b.mirrored())`.
+//!
+//! Terms (weights in [`params`]):
+//! - material and piece-square tables (one combined table, [`psqt`]);
+//! - mobility of knights, bishops, rooks and queens;
+//! - pawn structure and passed pawns ([`pawns`]);
+//! - king shelter and a king-attack term;
+//! - bishop pair, rooks/queens on open and semi-open files;
+//! - tempo for the side to move;
+//! - drawish-endgame scaling.
+//!
+//! Everything is computed from scratch from the board's bitboards, with no allocation.
+
+pub mod params;
+pub mod pawns;
+pub mod psqt;
+pub mod score;
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::tables;
+use crate::types::{Color, Piece, Square};
+use params::*;
+use psqt::PSQT;
+pub use score::S;
+
+/// One side's pieces, in that side's own frame: for black every bitboard is flipped
+/// vertically so that its pawns move up the board, as white's do.
+#[derive(Copy, Clone)]
+pub struct Side {
+    pub pawns: Bitboard,
+    pub knights: Bitboard,
+    pub bishops: Bitboard,
+    pub rooks: Bitboard,
+    pub queens: Bitboard,
+    pub king: Square,
+    pub all: Bitboard,
+}
+
+impl Side {
+    /// The pieces of `us`, in the frame of `frame` (the side whose point of view is taken).
+    #[inline(always)]
+    fn new(board: &Board, us: Color, frame: Color) -> Side {
+        let get = |p: Piece| {
+            let b = board.colored(us, p);
+            if frame == Color::White {
+                b
+            } else {
+                b.flip_vertical()
+            }
+        };
+        let all = board.color(us);
+        Side {
+            pawns: get(Piece::Pawn),
+            knights: get(Piece::Knight),
+            bishops: get(Piece::Bishop),
+            rooks: get(Piece::Rook),
+            queens: get(Piece::Queen),
+            king: board.king_sq(us).relative(frame),
+            all: if frame == Color::White { all } else { all.flip_vertical() },
+        }
+    }
+}
+
+/// Game phase from non-pawn material: 24 with all pieces on the board, 0 with none
+/// (capped at 24, so extra promoted pieces cannot push it beyond a full middlegame).
+#[inline(always)]
+pub fn phase(board: &Board) -> i32 {
+    let minors = (board.pieces(Piece::Knight) | board.pieces(Piece::Bishop)).count() as i32;
+    let p = minors * PHASE_WEIGHT[Piece::Knight.index()]
+        + board.pieces(Piece::Rook).count() as i32 * PHASE_WEIGHT[Piece::Rook.index()]
+        + board.pieces(Piece::Queen).count() as i32 * PHASE_WEIGHT[Piece::Queen.index()];
+    p.min(PHASE_TOTAL)
+}
+
+/// The evaluation from the side to move's point of view (positive = good for it), in
+/// centipawns, including the tempo bonus.
+#[inline]
+pub fn evaluate(board: &Board) -> i32 {
+    let v = evaluate_white(board);
+    let v = if board.side_to_move() == Color::White { v } else { -v };
+    v + TEMPO
+}
+
+/// The evaluation from white's point of view, without tempo.
+#[inline]
+pub fn evaluate_white(board: &Board) -> i32 {
+    let white = Side::new(board, Color::White, Color::White);
+    let black = Side::new(board, Color::Black, Color::Black);
+    // The opponent as seen from each side's frame.
+    let black_in_white = Side::new(board, Color::Black, Color::White);
+    let white_in_black = Side::new(board, Color::White, Color::Black);
+    let s = side_score(&white, &black_in_white) - side_score(&black, &white_in_black);
+    let v = s.taper(phase(board), PHASE_TOTAL);
+    if v == 0 {
+        return 0;
+    }
+    let strong = if v > 0 { Color::White } else { Color::Black };
+    let f = scale_factor(board, strong);
+    if f == SCALE_NORMAL {
+        v
+    } else {
+        v * f / SCALE_NORMAL
+    }
+}
+
+/// Sum of material + placement of one piece set.
+#[inline(always)]
+fn psqt_sum(p: Piece, set: Bitboard) -> S {
+    let mut s = S::ZERO;
+    for sq in set {
+        s += PSQT[p.index()][sq.index()];
+    }
+    s
+}
+
+/// Everything scored for `us` (in its own frame, moving up) against `them` (same frame).
+#[inline(always)]
+fn side_score(us: &Side, them: &Side) -> S {
+    let occ = us.all | them.all;
+    let mut s = psqt_sum(Piece::Pawn, us.pawns)
+        + psqt_sum(Piece::Knight, us.knights)
+        + psqt_sum(Piece::Bishop, us.bishops)
+        + psqt_sum(Piece::Rook, us.rooks)
+        + psqt_sum(Piece::Queen, us.queens)
+        + PSQT[Piece::King.index()][us.king.index()];
+
+    // Mobility: squares a piece attacks that are neither occupied by our own pieces nor
+    // attacked by enemy pawns (moving there would just lose the piece), counted per piece
+    // and looked up in a concave per-type table.
+    //
+    // King attack, gathered in the same loop: pieces hitting the enemy king zone.
+    let area = !(us.all | Bitboard(pawns::attacks_down(them.pawns.0)));
+    let zone = tables::king_attacks(them.king) | them.king.bb();
+    let mut attackers = 0;
+    let mut units = 0;
+    macro_rules! piece_terms {
+        ($set:expr, $piece:expr, $table:expr, $attacks:expr) => {
+            for sq in $set {
+                let att: Bitboard = $attacks(sq);
+                s += $table[(att & area).count() as usize];
+                let hits = att & zone;
+                if hits.any() {
+                    attackers += 1;
+                    units += KING_ATTACK_WEIGHT[$piece.index()] + hits.count() as i32;
+                }
+            }
+        };
+    }
+    piece_terms!(us.knights, Piece::Knight, KNIGHT_MOBILITY, tables::knight_attacks);
+    piece_terms!(us.bishops, Piece::Bishop, BISHOP_MOBILITY, |sq| tables::bishop_attacks(sq, occ));
+    piece_terms!(us.rooks, Piece::Rook, ROOK_MOBILITY, |sq| tables::rook_attacks(sq, occ));
+    piece_terms!(us.queens, Piece::Queen, QUEEN_MOBILITY, |sq| tables::queen_attacks(sq, occ));
+
+    // King attack: only a coordinated attack (two or more pieces) counts; the bonus grows
+    // quadratically with the attack units and is a middlegame term only.
+    if attackers >= KING_ATTACK_MIN_ATTACKERS {
+        s += S((units * units * KING_ATTACK_SCALE / 16).min(KING_ATTACK_MAX), 0);
+    }
+
+    // Bishop pair: two bishops cover both square colours and grow stronger as the board
+    // opens up (bigger in the endgame).
+    if us.bishops.several() {
+        s += BISHOP_PAIR;
+    }
+
+    // Rooks (and, less, queens) on files without own pawns: open (no pawns at all) or
+    // semi-open (only enemy pawns, which the rook can attack).
+    if (us.rooks | us.queens).any() {
+        let own_files = pawns::file_fill(us.pawns.0);
+        let their_files = pawns::file_fill(them.pawns.0);
+        for sq in us.rooks {
+            let b = sq.bb().0;
+            if b & own_files == 0 {
+                s += if b & their_files == 0 { ROOK_OPEN_FILE } else { ROOK_SEMI_OPEN_FILE };
+            }
+        }
+        for sq in us.queens {
+            let b = sq.bb().0;
+            if b & own_files == 0 {
+                s += if b & their_files == 0 { QUEEN_OPEN_FILE } else { QUEEN_SEMI_OPEN_FILE };
+            }
+        }
+    }
+
+    s += king_shelter(us);
+    s += pawns::pawn_structure(us, them, occ);
+    s
+}
+
+/// King shelter (middlegame only): while the king is on its first two ranks, each of the
+/// files around it (its own file and the neighbours) is checked for an own pawn in front
+/// of the king: one rank ahead is best, two ranks ahead is good, a pawn pushed further is
+/// a small minus and no pawn at all on that file ahead of the king is penalised (an open
+/// line towards the king).
+#[inline(always)]
+fn king_shelter(us: &Side) -> S {
+    let k = us.king;
+    let kr = k.rank();
+    if kr > SHELTER_MAX_KING_RANK {
+        return S::ZERO;
+    }
+    let ahead = !0u64 << (8 * (kr as u32 + 1));
+    let kf = k.file();
+    let lo = kf.saturating_sub(1);
+    let hi = (kf + 1).min(7);
+    let mut mg = 0;
+    let mut f = lo;
+    while f <= hi {
+        let p = us.pawns.0 & Bitboard::file(f).0 & ahead;
+        if p == 0 {
+            mg += SHELTER_MISSING;
+        } else {
+            let d = (p.trailing_zeros() / 8) as u8 - kr;
+            mg += match d {
+                1 => SHELTER_ONE_AHEAD,
+                2 => SHELTER_TWO_AHEAD,
+                _ => SHELTER_FAR,
+            };
+        }
+        f += 1;
+    }
+    S(mg, 0)
+}
+
+/// Non-pawn material of one side, in middlegame units.
+#[inline(always)]
+fn non_pawn_material(board: &Board, c: Color) -> i32 {
+    let mut m = 0;
+    for p in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
+        m += board.colored(c, p).count() as i32 * MATERIAL[p.index()].mg();
+    }
+    m
+}
+
+/// Drawish-endgame scaling, out of `SCALE_NORMAL`, for an advantage of `strong`:
+/// without pawns, a side with a single minor piece cannot win at all, two knights
+/// (practically) cannot, and being at most a minor piece ahead (rook v minor, rook+minor v
+/// rook, ...) is usually a draw. Lone opposite-coloured bishops halve the advantage.
+#[inline(always)]
+fn scale_factor(board: &Board, strong: Color) -> i32 {
+    let weak = strong.flip();
+    if board.colored(strong, Piece::Pawn).is_empty() {
+        let heavy = board.colored(strong, Piece::Rook) | board.colored(strong, Piece::Queen);
+        let knights = board.colored(strong, Piece::Knight);
+        let bishops = board.colored(strong, Piece::Bishop);
+        if heavy.is_empty() {
+            if (knights | bishops).count() <= 1 {
+                return SCALE_CANNOT_WIN;
+            }
+            if bishops.is_empty() && knights.count() <= 2 {
+                return SCALE_ONLY_KNIGHTS;
+            }
+        }
+        if non_pawn_material(board, strong) - non_pawn_material(board, weak) <= SCALE_MINOR_MARGIN {
+            return SCALE_MINOR_UP_NO_PAWNS;
+        }
+    }
+    let bishops = board.pieces(Piece::Bishop);
+    let others = board.pieces(Piece::Knight) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    if others.is_empty()
+        && board.colored(strong, Piece::Bishop).count() == 1
+        && board.colored(weak, Piece::Bishop).count() == 1
+    {
+        const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+        let dark = bishops.0 & DARK;
+        if dark != 0 && dark != bishops.0 {
+            return SCALE_OPPOSITE_BISHOPS;
+        }
+    }
+    SCALE_NORMAL
+}
