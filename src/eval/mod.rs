@@ -42,29 +42,38 @@ pub struct Side {
     pub queens: Bitboard,
     pub king: Square,
     pub all: Bitboard,
+    /// Files holding at least one of these pawns (the same in both frames).
+    pub pawn_files: u64,
 }
 
 impl Side {
-    /// The pieces of `us`, in the frame of `frame` (the side whose point of view is taken).
+    /// The pieces of `c`, in white's (unflipped) frame.
     #[inline(always)]
-    fn new(board: &Board, us: Color, frame: Color) -> Side {
-        let get = |p: Piece| {
-            let b = board.colored(us, p);
-            if frame == Color::White {
-                b
-            } else {
-                b.flip_vertical()
-            }
-        };
-        let all = board.color(us);
+    fn new(board: &Board, c: Color) -> Side {
         Side {
-            pawns: get(Piece::Pawn),
-            knights: get(Piece::Knight),
-            bishops: get(Piece::Bishop),
-            rooks: get(Piece::Rook),
-            queens: get(Piece::Queen),
-            king: board.king_sq(us).relative(frame),
-            all: if frame == Color::White { all } else { all.flip_vertical() },
+            pawns: board.colored(c, Piece::Pawn),
+            knights: board.colored(c, Piece::Knight),
+            bishops: board.colored(c, Piece::Bishop),
+            rooks: board.colored(c, Piece::Rook),
+            queens: board.colored(c, Piece::Queen),
+            king: board.king_sq(c),
+            all: board.color(c),
+            pawn_files: pawns::file_fill(board.colored(c, Piece::Pawn).0),
+        }
+    }
+
+    /// The same pieces mirrored vertically (black's frame).
+    #[inline(always)]
+    fn flipped(&self) -> Side {
+        Side {
+            pawns: self.pawns.flip_vertical(),
+            knights: self.knights.flip_vertical(),
+            bishops: self.bishops.flip_vertical(),
+            rooks: self.rooks.flip_vertical(),
+            queens: self.queens.flip_vertical(),
+            king: self.king.flip_rank(),
+            all: self.all.flip_vertical(),
+            pawn_files: self.pawn_files,
         }
     }
 }
@@ -90,14 +99,35 @@ pub fn evaluate(board: &Board) -> i32 {
 }
 
 /// The evaluation from white's point of view, without tempo.
+///
+/// Portable builds (no `target-cpu`) lack the `popcnt` instruction, and the evaluation
+/// counts bits a lot (mobility, pawn terms); so on x86-64 the same code is also compiled
+/// with `popcnt` enabled and picked at run time when the CPU has it (it always does on
+/// anything from the last fifteen years). The detection result is cached by std.
 #[inline]
 pub fn evaluate_white(board: &Board) -> i32 {
-    let white = Side::new(board, Color::White, Color::White);
-    let black = Side::new(board, Color::Black, Color::Black);
-    // The opponent as seen from each side's frame.
-    let black_in_white = Side::new(board, Color::Black, Color::White);
-    let white_in_black = Side::new(board, Color::White, Color::Black);
-    let s = side_score(&white, &black_in_white) - side_score(&black, &white_in_black);
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+    {
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU supports popcnt, checked just above.
+            return unsafe { evaluate_white_popcnt(board) };
+        }
+    }
+    evaluate_white_impl(board)
+}
+
+#[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+#[target_feature(enable = "popcnt")]
+unsafe fn evaluate_white_popcnt(board: &Board) -> i32 {
+    evaluate_white_impl(board)
+}
+
+#[inline(always)]
+fn evaluate_white_impl(board: &Board) -> i32 {
+    let white = Side::new(board, Color::White);
+    let black = Side::new(board, Color::Black);
+    // Black is scored in its own (flipped) frame, against white as seen from there.
+    let s = side_score(&white, &black) - side_score(&black.flipped(), &white.flipped());
     let v = s.taper(phase(board), PHASE_TOTAL);
     if v == 0 {
         return 0;
@@ -146,11 +176,11 @@ fn side_score(us: &Side, them: &Side) -> S {
             for sq in $set {
                 let att: Bitboard = $attacks(sq);
                 s += $table[(att & area).count() as usize];
-                let hits = att & zone;
-                if hits.any() {
-                    attackers += 1;
-                    units += KING_ATTACK_WEIGHT[$piece.index()] + hits.count() as i32;
-                }
+                // Branch-free: whether a piece hits the zone is hard to predict.
+                let hits = (att & zone).count() as i32;
+                let touches = (hits != 0) as i32;
+                attackers += touches;
+                units += touches * KING_ATTACK_WEIGHT[$piece.index()] + hits;
             }
         };
     }
@@ -174,8 +204,7 @@ fn side_score(us: &Side, them: &Side) -> S {
     // Rooks (and, less, queens) on files without own pawns: open (no pawns at all) or
     // semi-open (only enemy pawns, which the rook can attack).
     if (us.rooks | us.queens).any() {
-        let own_files = pawns::file_fill(us.pawns.0);
-        let their_files = pawns::file_fill(them.pawns.0);
+        let (own_files, their_files) = (us.pawn_files, them.pawn_files);
         for sq in us.rooks {
             let b = sq.bb().0;
             if b & own_files == 0 {
@@ -207,26 +236,20 @@ fn king_shelter(us: &Side) -> S {
     if kr > SHELTER_MAX_KING_RANK {
         return S::ZERO;
     }
+    // Branch-free, with popcounts over the (two or three) files around the king.
     let ahead = !0u64 << (8 * (kr as u32 + 1));
-    let kf = k.file();
-    let lo = kf.saturating_sub(1);
-    let hi = (kf + 1).min(7);
-    let mut mg = 0;
-    let mut f = lo;
-    while f <= hi {
-        let p = us.pawns.0 & Bitboard::file(f).0 & ahead;
-        if p == 0 {
-            mg += SHELTER_MISSING;
-        } else {
-            let d = (p.trailing_zeros() / 8) as u8 - kr;
-            mg += match d {
-                1 => SHELTER_ONE_AHEAD,
-                2 => SHELTER_TWO_AHEAD,
-                _ => SHELTER_FAR,
-            };
-        }
-        f += 1;
-    }
+    let kfile = Bitboard::file(k.file()).0;
+    let files = kfile | pawns::west(kfile) | pawns::east(kfile);
+    let shield = us.pawns.0 & files & ahead;
+    let one = shield & Bitboard::rank(kr + 1).0;
+    let two = shield & Bitboard::rank(kr + 2).0 & !(one << 8);
+    let covered = (pawns::south_fill(shield) & Bitboard::RANK_1.0).count_ones() as i32;
+    let n_files = (files & Bitboard::RANK_1.0).count_ones() as i32;
+    let (n1, n2) = (one.count_ones() as i32, two.count_ones() as i32);
+    let mg = n1 * SHELTER_ONE_AHEAD
+        + n2 * SHELTER_TWO_AHEAD
+        + (covered - n1 - n2) * SHELTER_FAR
+        + (n_files - covered) * SHELTER_MISSING;
     S(mg, 0)
 }
 

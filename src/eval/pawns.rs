@@ -81,7 +81,7 @@ pub fn pawn_structure(us: &Side, them: &Side, occ: Bitboard) -> S {
     let theirs = them.pawns.0;
     let mut s = S::ZERO;
 
-    let files = file_fill(ours);
+    let files = us.pawn_files;
     let isolated = ours & !(west(files) | east(files));
     s += ISOLATED * isolated.count_ones() as i32;
 
