@@ -155,12 +155,8 @@ fn psqt_sum(p: Piece, set: Bitboard) -> S {
 #[inline(always)]
 fn side_score(us: &Side, them: &Side) -> S {
     let occ = us.all | them.all;
-    let mut s = psqt_sum(Piece::Pawn, us.pawns)
-        + psqt_sum(Piece::Knight, us.knights)
-        + psqt_sum(Piece::Bishop, us.bishops)
-        + psqt_sum(Piece::Rook, us.rooks)
-        + psqt_sum(Piece::Queen, us.queens)
-        + PSQT[Piece::King.index()][us.king.index()];
+    // Material and placement of pawns and king here; the other pieces in the loop below.
+    let mut s = psqt_sum(Piece::Pawn, us.pawns) + PSQT[Piece::King.index()][us.king.index()];
 
     // Mobility: squares a piece attacks that are neither occupied by our own pieces nor
     // attacked by enemy pawns (moving there would just lose the piece), counted per piece
@@ -174,6 +170,7 @@ fn side_score(us: &Side, them: &Side) -> S {
     macro_rules! piece_terms {
         ($set:expr, $piece:expr, $table:expr, $attacks:expr) => {
             for sq in $set {
+                s += PSQT[$piece.index()][sq.index()];
                 let att: Bitboard = $attacks(sq);
                 s += $table[(att & area).count() as usize];
                 // Branch-free: whether a piece hits the zone is hard to predict.
