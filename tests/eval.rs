@@ -167,6 +167,17 @@ fn mobility_counts() {
     let open = evaluate_white(&fen("4k3/pppp4/8/8/8/8/P3P3/2B1K3 w - - 0 1"));
     let shut = evaluate_white(&fen("4k3/pppp4/8/8/8/8/1P1P4/2B1K3 w - - 0 1"));
     assert!(open > shut + 20, "open {open} shut {shut}");
+    // Squares attacked by enemy pawns do not count: the knight on a1 keeps c2 in both
+    // positions, but b3 only when black's a-pawn stands on a5 rather than a4 (the pawn
+    // sets are otherwise equivalent: ranks 4 and 5, rook files, none passed).
+    let b3_covered = evaluate_white(&fen("4k3/8/8/7p/p7/8/P6P/N3K3 w - - 0 1"));
+    let b3_free = evaluate_white(&fen("4k3/8/8/p7/7p/8/P6P/N3K3 w - - 0 1"));
+    // One knight on the board: phase 1, so the step is nearly the endgame mobility step.
+    let step = params::KNIGHT_MOBILITY[2].eg() - params::KNIGHT_MOBILITY[1].eg();
+    assert!(
+        (b3_free - b3_covered - step).abs() <= 2,
+        "covered {b3_covered} free {b3_free} (expected a difference of about {step})"
+    );
 }
 
 #[test]

@@ -7,14 +7,31 @@
 //! caller asks for. Because both colours go through identical code, the evaluation is
 //! exactly colour-symmetric: `evaluate(b) == evaluate(&b.mirrored())`.
 //!
-//! Terms (weights in [`params`]):
-//! - material and piece-square tables (one combined table, [`psqt`]);
-//! - mobility of knights, bishops, rooks and queens;
-//! - pawn structure and passed pawns ([`pawns`]);
-//! - king shelter and a king-attack term;
-//! - bishop pair, rooks/queens on open and semi-open files;
-//! - tempo for the side to move;
-//! - drawish-endgame scaling.
+//! Terms (every weight is a named constant in [`params`]):
+//!
+//! - **Material**: the usual piece values; pawns are worth a little more in the endgame,
+//!   where they promote, and rooks/queens gain as the board empties.
+//! - **Piece-square tables** ([`psqt`]), built from small formulas rather than typed in:
+//!   knights and bishops like the centre (bishops also the long diagonals), pawns gain as
+//!   they advance and like the centre files early, rooks like the 7th rank, the queen mildly
+//!   prefers the centre, the king stays home behind its pawns in the middlegame and walks to
+//!   the centre in the endgame. Material is folded into the same table.
+//! - **Mobility**: per knight, bishop, rook and queen, the number of attacked squares not
+//!   occupied by own pieces and not attacked by enemy pawns, through a concave per-type
+//!   table (a trapped piece is bad, the tenth square matters less than the second).
+//! - **Pawn structure** ([`pawns`]): isolated and doubled pawns are penalised, connected
+//!   pawns rewarded; passed pawns get a bonus growing with rank (mostly in the endgame),
+//!   plus endgame bonuses for a free path and for the enemy king being far from them.
+//! - **King safety** (middlegame only): shelter from own pawns on the three files around a
+//!   king on its first two ranks, and a king-attack bonus, quadratic in "attack units",
+//!   when two or more pieces hit the squares around the enemy king.
+//! - **Bishop pair**, **rooks and queens on open / semi-open files**.
+//! - **Tempo**: a small bonus for the side to move.
+//! - **Drawish scaling**: without pawns a lone minor cannot win and a one-minor advantage
+//!   rarely does; lone opposite-coloured bishops halve the advantage.
+//!
+//! The middlegame and endgame halves are blended by the game phase (non-pawn material:
+//! N = B = 1, R = 2, Q = 4, 24 = all pieces on the board).
 //!
 //! Everything is computed from scratch from the board's bitboards, with no allocation.
 

@@ -53,8 +53,8 @@ pub const BISHOP_BACK_RANK_MG: i32 = -10;
 pub const ROOK_SEVENTH: S = S(20, 24);
 pub const ROOK_FILE_MG: [i32; 4] = [-4, 0, 3, 6];
 
-/// Queen: mild centralisation (by file and rank edge distance), and a middlegame penalty
-/// for leaving the first two ranks too early is left to mobility / king safety.
+/// Queen: mild centralisation (by file and rank edge distance); early queen sorties are
+/// left to the search and mobility to sort out.
 pub const QUEEN_EDGE: [S; 4] = [S(-4, -10), S(-1, -3), S(1, 3), S(3, 8)];
 
 /// King, middlegame: stay home (by relative rank) and on the castled wings (by file).
