@@ -4,22 +4,26 @@
 //! - [`board`]: the position, FEN, make/unmake, Zobrist keys.
 //! - [`movegen`]: legal move generation with check and pin masks.
 //! - [`perft`]: leaf counting for move-generator verification.
+//! - [`see`]: swap-list static exchange evaluation.
+//! - [`eval`]: the static evaluation (tapered, hand-written terms).
+//! - [`search`]: iterative deepening, negamax, quiescence, transposition table.
+//! - [`uci`]: the protocol layer; [`cli`]: the other subcommands; [`bench`]: the benchmark.
 
+pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod cli;
+pub mod eval;
 pub mod movegen;
 pub mod perft;
+pub mod san;
+pub mod search;
+pub mod see;
 pub mod tables;
 pub mod types;
+pub mod uci;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use movegen::{Move, MoveList};
 pub use types::{Color, Piece, Square};
-pub mod eval;
-pub mod search;
-pub mod see;
-pub mod bench;
-pub mod uci;
-pub mod san;
