@@ -359,7 +359,24 @@ fn mutate(rng: &mut SmallRng, bytes: &mut Vec<u8>) {
         }
     };
     let len = bytes.len();
-    match rng.gen_range(0..7) {
+    match rng.gen_range(0..9) {
+        7 | 8 => {
+            // Replace one whole space-separated field by a random token: a square (any rank,
+            // for the en passant field), castling letters, a side or a number.
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            let mut fields: Vec<String> = text.split(' ').map(str::to_string).collect();
+            let token = match rng.gen_range(0..4) {
+                0 => format!("{}{}", (b'a' + rng.gen_range(0..9)) as char, rng.gen_range(0..10)),
+                1 => (0..rng.gen_range(1..5))
+                    .map(|_| b"KQkqABCDEFGHabcdefgh-"[rng.gen_range(0..21)] as char)
+                    .collect(),
+                2 => ["w", "b", "-", ""][rng.gen_range(0..4)].to_string(),
+                _ => rng.gen_range(0..70_000u32).to_string(),
+            };
+            let i = rng.gen_range(0..fields.len());
+            fields[i] = token;
+            *bytes = fields.join(" ").into_bytes();
+        }
         0 if len > 0 => {
             let i = rng.gen_range(0..len);
             bytes[i] = pick(rng);
