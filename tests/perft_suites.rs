@@ -253,7 +253,7 @@ fn deep_fischer_d5() {
 }
 
 #[test]
-#[ignore = "deep perft: several hours (about 5e11 nodes); run with --ignored"]
+#[ignore = "deep perft: about 5e11 nodes, tens of minutes with threads + hash; run with --ignored"]
 fn deep_fischer_d6() {
     deep_suite("perft_fischer.epd", 6, 6);
 }
