@@ -134,10 +134,13 @@ impl Board {
             let us = b.side;
             let them = us.flip();
             let ep_rank = if us == Color::White { 5 } else { 2 };
+            // Check the rank first: the squares next to it are only on the board then.
+            if ep.rank() != ep_rank {
+                return Err(bad());
+            }
             let pushed = Square(if us == Color::White { ep.0 - 8 } else { ep.0 + 8 });
             let origin = Square(if us == Color::White { ep.0 + 8 } else { ep.0 - 8 });
-            if ep.rank() != ep_rank
-                || !b.colored(them, Piece::Pawn).has(pushed)
+            if !b.colored(them, Piece::Pawn).has(pushed)
                 || b.occupied().has(ep)
                 || b.occupied().has(origin)
             {
