@@ -1,0 +1,721 @@
+//! End-to-end tests of the UCI protocol on the real binary. Every read has a timeout
+//! (a reader thread feeds a channel), so a hung engine fails the test instead of hanging it.
+
+use horizon::board::Board;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const T: Duration = Duration::from_secs(10);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<String>,
+    /// Everything read so far, for failure messages.
+    log: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_horizon"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("cannot start the engine");
+        let stdout = child.stdout.take().unwrap();
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            let mut r = std::io::BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Engine { child, stdin, rx, log: Vec::new() }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(line.as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin closed");
+        stdin.write_all(bytes).and_then(|_| stdin.write_all(b"\n")).and_then(|_| stdin.flush()).unwrap_or_else(|e| {
+            panic!("engine stopped reading ({e}); output so far:\n{}", self.tail())
+        });
+    }
+
+    fn tail(&self) -> String {
+        let n = self.log.len();
+        self.log[n.saturating_sub(30)..].join("\n")
+    }
+
+    /// The next line, or None after `timeout`.
+    fn recv(&mut self, timeout: Duration) -> Option<String> {
+        match self.rx.recv_timeout(timeout) {
+            Ok(l) => {
+                self.log.push(l.clone());
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Lines up to and including the first one for which `done` holds; panics after `timeout`.
+    fn until(&mut self, timeout: Duration, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.recv(left) {
+                Some(l) => {
+                    let stop = done(&l);
+                    lines.push(l);
+                    if stop {
+                        return lines;
+                    }
+                }
+                None => panic!("no {what} within {timeout:?}; last output:\n{}", self.tail()),
+            }
+        }
+    }
+
+    /// Like `sync`, but safe when earlier input may itself contain `isready`: an unknown
+    /// command with a unique name goes first, and the `readyok` after its error counts.
+    fn sync_marked(&mut self, n: usize) -> Vec<String> {
+        let marker = format!("sync-marker-{n}");
+        self.send(&marker);
+        self.send("isready");
+        let mut lines = self.until(Duration::from_secs(30), "marker echo", |l| l.contains(&marker));
+        lines.extend(self.until(T, "readyok", |l| l == "readyok"));
+        lines
+    }
+
+    /// `isready` → lines up to `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until(T, "readyok", |l| l == "readyok")
+    }
+
+    fn bestmove(&mut self, timeout: Duration) -> (Vec<String>, String) {
+        let lines = self.until(timeout, "bestmove", |l| l.starts_with("bestmove"));
+        let last = lines.last().unwrap().clone();
+        (lines, last)
+    }
+
+    /// The FEN the engine holds, from the `d` command.
+    fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.until(T, "Fen: line", |l| l.starts_with("Fen: "));
+        lines.last().unwrap()["Fen: ".len()..].to_string()
+    }
+
+    /// No line arrives for `d`.
+    fn silent_for(&mut self, d: Duration) -> Vec<String> {
+        let deadline = Instant::now() + d;
+        let mut got = Vec::new();
+        while let Some(l) = self.recv(deadline.saturating_duration_since(Instant::now())) {
+            got.push(l);
+            if Instant::now() >= deadline {
+                break;
+            }
+        }
+        got
+    }
+
+    fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s;
+            }
+            if Instant::now() >= deadline {
+                panic!("engine did not exit within {timeout:?}; last output:\n{}", self.tail());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    fn alive(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The move of a `bestmove` line (and its ponder move), checked legal in `fen` (+ moves).
+fn legal_bestmove(line: &str, fen: &str, moves: &[&str]) -> String {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    assert!(t.len() == 2 || (t.len() == 4 && t[2] == "ponder"), "malformed: {line}");
+    assert_eq!(t[0], "bestmove");
+    let mut b = Board::from_fen(fen).unwrap();
+    for m in moves {
+        let mv = b.parse_uci_move(m).unwrap();
+        b.make(mv);
+    }
+    let m = b.parse_uci_move(t[1]).unwrap_or_else(|| panic!("illegal bestmove in {}: {line}", b.to_fen()));
+    if t.len() == 4 {
+        b.make(m);
+        assert!(b.parse_uci_move(t[3]).is_some(), "illegal ponder move: {line}");
+    }
+    t[1].to_string()
+}
+
+fn count_bestmoves(lines: &[String]) -> usize {
+    lines.iter().filter(|l| l.starts_with("bestmove")).count()
+}
+
+#[test]
+fn handshake() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(T, "uciok", |l| l == "uciok");
+    assert!(lines[0].starts_with("id name "), "first line: {}", lines[0]);
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for name in ["Hash", "Threads", "MultiPV", "Move Overhead", "Clear Hash", "Ponder", "UCI_Chess960"] {
+        let prefix = format!("option name {name} type ");
+        assert!(lines.iter().any(|l| l.starts_with(&prefix)), "option {name} missing:\n{}", lines.join("\n"));
+    }
+    assert!(lines.iter().any(|l| l.starts_with("option name Hash type spin default") && l.contains(" min 1 max ")));
+    assert!(lines.iter().any(|l| l == "option name Clear Hash type button"));
+    assert!(lines.iter().any(|l| l.starts_with("option name Ponder type check default false")));
+    assert_eq!(lines.last().unwrap(), "uciok");
+    let r = e.sync();
+    assert_eq!(r, vec!["readyok".to_string()]);
+    e.send("quit");
+    assert!(e.wait_exit(T).success());
+}
+
+#[test]
+fn go_depth_reports_and_one_bestmove() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(T, "uciok", |l| l == "uciok");
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 5");
+    let (lines, best) = e.bestmove(Duration::from_secs(30));
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert!(infos.len() >= 5, "expected an info line per depth:\n{}", lines.join("\n"));
+    for (i, d) in (1..=5).enumerate() {
+        assert!(infos.iter().any(|l| l.starts_with(&format!("info depth {d} "))), "no info for depth {d}");
+        let _ = i;
+    }
+    for l in &infos {
+        let t: Vec<&str> = l.split_whitespace().collect();
+        for key in ["depth", "score", "nodes", "nps", "pv"] {
+            assert!(t.contains(&key), "'{key}' missing in: {l}");
+        }
+        let s = t.iter().position(|&x| x == "score").unwrap();
+        assert!(t[s + 1] == "cp" || t[s + 1] == "mate", "bad score in: {l}");
+        assert!(t[s + 2].parse::<i32>().is_ok(), "bad score value in: {l}");
+        let n = t.iter().position(|&x| x == "nodes").unwrap();
+        assert!(t[n + 1].parse::<u64>().is_ok());
+        // Every PV move is legal in sequence.
+        let pv = t.iter().position(|&x| x == "pv").unwrap();
+        let mut b = Board::startpos();
+        for m in ["e2e4", "e7e5"].iter().chain(t[pv + 1..].iter()) {
+            let mv = b.parse_uci_move(m).unwrap_or_else(|| panic!("illegal pv move {m} in: {l}"));
+            b.make(mv);
+        }
+    }
+    legal_bestmove(&best, START_FEN, &["e2e4", "e7e5"]);
+    // Exactly one bestmove: nothing more arrives before readyok.
+    let after = e.sync();
+    assert_eq!(count_bestmoves(&after), 0, "second bestmove: {after:?}");
+    assert_eq!(count_bestmoves(&lines), 1);
+}
+
+#[test]
+fn infinite_answers_isready_and_stops_once() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let mut latencies = Vec::new();
+    for _ in 0..5 {
+        let t0 = Instant::now();
+        let lines = e.sync();
+        latencies.push(t0.elapsed());
+        assert_eq!(count_bestmoves(&lines), 0, "bestmove during go infinite: {lines:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    latencies.sort();
+    assert!(latencies[2] < Duration::from_millis(100), "isready during search too slow: {latencies:?}");
+    assert!(latencies[4] < Duration::from_millis(500), "isready during search too slow: {latencies:?}");
+    let t0 = Instant::now();
+    e.send("stop");
+    let (_, best) = e.bestmove(Duration::from_secs(2));
+    assert!(t0.elapsed() < Duration::from_millis(500), "stop took {:?}", t0.elapsed());
+    legal_bestmove(&best, START_FEN, &[]);
+    let after = e.sync();
+    assert_eq!(count_bestmoves(&after), 0, "second bestmove after stop: {after:?}");
+    // A second stop with nothing running prints nothing.
+    e.send("stop");
+    assert_eq!(count_bestmoves(&e.sync()), 0);
+}
+
+#[test]
+fn infinite_waits_for_stop_even_when_search_ends() {
+    let mut e = Engine::start();
+    // One legal move, mated next move: the search finishes at once but must wait.
+    for (fen, expect) in [("k7/8/1K6/8/8/8/8/7R b - - 0 1", "bestmove a8b8"), ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "bestmove (none)")] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go infinite");
+        let early = e.silent_for(Duration::from_millis(600));
+        assert_eq!(count_bestmoves(&early), 0, "{fen}: bestmove before stop: {early:?}");
+        e.send("stop");
+        let (_, best) = e.bestmove(Duration::from_secs(2));
+        assert!(best.starts_with(expect), "{fen}: {best}");
+        assert_eq!(count_bestmoves(&e.sync()), 0);
+    }
+}
+
+#[test]
+fn ponder_and_ponderhit() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    let early = e.silent_for(Duration::from_millis(500));
+    assert_eq!(count_bestmoves(&early), 0, "bestmove while pondering: {early:?}");
+    let t0 = Instant::now();
+    e.send("ponderhit");
+    let (_, best) = e.bestmove(Duration::from_secs(3));
+    assert!(t0.elapsed() < Duration::from_millis(1500), "ponderhit then {:?}", t0.elapsed());
+    legal_bestmove(&best, START_FEN, &["e2e4"]);
+    assert_eq!(count_bestmoves(&e.sync()), 0);
+    // Ponder miss: stop ends the ponder search with one bestmove.
+    e.send("go ponder wtime 2000 btime 2000");
+    assert_eq!(count_bestmoves(&e.silent_for(Duration::from_millis(300))), 0);
+    e.send("stop");
+    let (_, best) = e.bestmove(Duration::from_secs(2));
+    legal_bestmove(&best, START_FEN, &["e2e4"]);
+    assert_eq!(count_bestmoves(&e.sync()), 0);
+}
+
+#[test]
+fn time_controls_return_in_time() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.sync();
+    let t0 = Instant::now();
+    e.send("go movetime 200");
+    let (_, best) = e.bestmove(Duration::from_secs(3));
+    let took = t0.elapsed();
+    assert!(took <= Duration::from_millis(400), "movetime 200 took {took:?}");
+    legal_bestmove(&best, START_FEN, &[]);
+
+    e.send("position startpos moves d2d4");
+    e.sync();
+    let t0 = Instant::now();
+    e.send("go wtime 1000 btime 1000 winc 10 binc 10");
+    let (_, best) = e.bestmove(Duration::from_secs(3));
+    let took = t0.elapsed();
+    assert!(took <= Duration::from_millis(400), "1 s clock: move took {took:?}");
+    legal_bestmove(&best, START_FEN, &["d2d4"]);
+
+    // Almost no time left: still a legal move, at once.
+    let t0 = Instant::now();
+    e.send("go wtime 5 btime 5");
+    let (_, best) = e.bestmove(Duration::from_secs(3));
+    assert!(t0.elapsed() <= Duration::from_millis(300), "5 ms clock took {:?}", t0.elapsed());
+    legal_bestmove(&best, START_FEN, &["d2d4"]);
+
+    // go nodes: stops and answers.
+    e.send("go nodes 5000");
+    let (lines, best) = e.bestmove(Duration::from_secs(5));
+    legal_bestmove(&best, START_FEN, &["d2d4"]);
+    let last_nodes: u64 = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            t[t.iter().position(|&x| x == "nodes").unwrap() + 1].parse().unwrap()
+        })
+        .last()
+        .unwrap();
+    assert!(last_nodes <= 5100, "go nodes 5000 reported {last_nodes}");
+}
+
+#[test]
+fn go_mate_finds_mate_in_two() {
+    let mut e = Engine::start();
+    e.send("position fen 6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1");
+    e.send("go mate 2");
+    let (lines, best) = e.bestmove(Duration::from_secs(10));
+    let m = legal_bestmove(&best, "6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1", &[]);
+    assert!(m == "b1b7" || m == "a2a7", "not a mate-in-2 move: {best}");
+    let last_info = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
+    assert!(last_info.contains(" score mate 2 "), "{last_info}");
+}
+
+#[test]
+fn long_and_empty_move_lists() {
+    let mut e = Engine::start();
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let moves: Vec<&str> = cycle.iter().copied().cycle().take(220).collect();
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    let lines = e.sync();
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    assert_eq!(e.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 220 111");
+    e.send("go depth 4");
+    let (_, best) = e.bestmove(Duration::from_secs(20));
+    legal_bestmove(&best, START_FEN, &[]);
+    // Ending on black to move after 221 plies.
+    let mut odd = moves.clone();
+    odd.push("e2e4");
+    e.send(&format!("position startpos moves {}", odd.join(" ")));
+    let fen = e.fen();
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    assert_eq!(f[..3], ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", "b", "KQkq"], "{fen}");
+    assert!(f[3] == "e3" || f[3] == "-", "{fen}");
+    assert_eq!(f[4..], ["0", "111"], "{fen}");
+    e.send("go depth 3");
+    let (_, best) = e.bestmove(Duration::from_secs(20));
+    legal_bestmove(&best, START_FEN, &odd);
+    // Empty move lists.
+    e.send("position startpos moves");
+    assert_eq!(e.fen(), START_FEN);
+    e.send("position fen 8/8/4k3/8/8/3RK3/8/8 w - - 3 40 moves");
+    assert_eq!(e.fen(), "8/8/4k3/8/8/3RK3/8/8 w - - 3 40");
+    e.send("position startpos");
+    assert_eq!(e.fen(), START_FEN);
+}
+
+#[test]
+fn setoption_forms() {
+    let mut e = Engine::start();
+    for line in [
+        "setoption name Move Overhead value 50",
+        "setoption name Clear Hash",
+        "setoption name Hash value 32",
+        "setoption name Hash value 1",
+        "setoption name MultiPV value 2",
+        "setoption name Threads value 1",
+        "setoption name Ponder value false",
+        "setoption name UCI_Chess960 value false",
+        "setoption name move overhead value 0",
+    ] {
+        e.send(line);
+        let lines = e.sync();
+        assert!(lines.iter().all(|l| !l.contains("error")), "{line}: {lines:?}");
+    }
+    // MultiPV 2 shows two lines per depth.
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (lines, _) = e.bestmove(Duration::from_secs(10));
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3 ") && l.contains(" multipv 2 ")), "{lines:?}");
+    // Clear Hash during a search stops it cleanly (one bestmove) and the engine goes on.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("setoption name Clear Hash");
+    let lines = e.sync();
+    assert!(count_bestmoves(&lines) <= 1);
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 3");
+    let (_, best) = e.bestmove(Duration::from_secs(10));
+    legal_bestmove(&best, START_FEN, &[]);
+}
+
+/// Each bad line gets an `info string error: …` answer, and the engine keeps working and
+/// keeps its last good position.
+#[test]
+fn bad_input_is_answered_and_state_kept() {
+    let good = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let mut e = Engine::start();
+    e.send(&format!("position fen {good}"));
+    assert_eq!(e.fen(), good);
+    let bad: Vec<Vec<u8>> = vec![
+        b"\xff\xfe\x00garbage \x01\x02".to_vec(),
+        b"\xc3\x28 \xa0\xa1".to_vec(),
+        b"hello world".to_vec(),
+        b"ucinewgamex".to_vec(),
+        b"position".to_vec(),
+        b"position fen".to_vec(),
+        b"position fen 8/8/8 w - - 0 1".to_vec(),
+        b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1".to_vec(),
+        b"position fen rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_vec(),
+        b"position fen 8/8/8/8/8/8/8/8 w - - 0 1".to_vec(),
+        b"position startpos moves e2e4 e7e5 e1e3".to_vec(),
+        b"position startpos moves e2e5".to_vec(),
+        b"position startpos moves e2e4 zz".to_vec(),
+        b"position somewhere".to_vec(),
+        b"go depth abc".to_vec(),
+        b"go depth".to_vec(),
+        b"go movetime -x".to_vec(),
+        b"go nodes 1e9".to_vec(),
+        b"go fast".to_vec(),
+        b"setoption".to_vec(),
+        b"setoption name".to_vec(),
+        b"setoption value 3".to_vec(),
+        b"setoption name Hash value 0".to_vec(),
+        b"setoption name Hash value 99999999".to_vec(),
+        b"setoption name Hash value lots".to_vec(),
+        b"setoption name Hash".to_vec(),
+        b"setoption name MultiPV value 0".to_vec(),
+        b"setoption name MultiPV value 100000".to_vec(),
+        b"setoption name Move Overhead value -5".to_vec(),
+        b"setoption name Threads value 64".to_vec(),
+        b"setoption name Ponder value maybe".to_vec(),
+        b"setoption name UCI_Chess960 value 1".to_vec(),
+        b"setoption name NoSuchOption value 3".to_vec(),
+        b"setoption name Contempt value 10".to_vec(),
+        b"bench x".to_vec(),
+    ];
+    for line in &bad {
+        e.send_bytes(line);
+        let lines = e.sync();
+        let shown = String::from_utf8_lossy(line);
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error: ")),
+            "no error answer to {shown:?}: {lines:?}"
+        );
+        assert_eq!(count_bestmoves(&lines), 0, "{shown:?} started a search");
+        assert!(e.alive());
+    }
+    // Still the last good position, and searching it gives a legal move.
+    assert_eq!(e.fen(), good);
+    e.send("go depth 3");
+    let (_, best) = e.bestmove(Duration::from_secs(10));
+    legal_bestmove(&best, good, &[]);
+    // Hash/MultiPV kept their last good values: one line per depth.
+    e.send("go depth 2");
+    let (lines, _) = e.bestmove(Duration::from_secs(10));
+    assert!(lines.iter().all(|l| !l.contains(" multipv 2 ")));
+}
+
+#[test]
+fn fuzz_random_token_lines() {
+    const TOKENS: [&str; 62] = [
+        "uci", "isready", "ucinewgame", "position", "startpos", "fen", "moves", "go", "stop", "ponderhit",
+        "setoption", "name", "value", "Hash", "MultiPV", "Move", "Overhead", "Clear", "Threads", "Ponder",
+        "UCI_Chess960", "true", "false", "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc",
+        "movestogo", "mate", "infinite", "ponder", "searchmoves", "perft", "debug", "on", "d", "eval",
+        "0", "1", "2", "3", "-1", "abc", "99999999999999999999", "e2e4", "e7e5", "g1f3", "e1g1", "a7a8q",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "w", "b", "KQkq", "-", "8/8/8/8", "\u{e9}\u{0}",
+        "\t", "x", "r3k2r/8/8/8/8/8/8/R3K2R",
+    ];
+    const HEADS: [&str; 11] = ["uci", "isready", "ucinewgame", "position", "go", "stop", "ponderhit", "setoption", "debug", "d", "eval"];
+    const GO_TOKENS: [&str; 19] = [
+        "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate", "infinite", "ponder",
+        "searchmoves", "perft", "0", "1", "2", "3", "e2e4", "abc",
+    ];
+    const POSITION_TOKENS: [&str; 18] = [
+        "startpos", "fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "r3k2r/8/8/8/8/8/8/R3K2R", "w", "b",
+        "KQkq", "-", "0", "1", "moves", "e2e4", "e7e5", "g1f3", "g8f6", "e1g1", "a7a8q", "zz",
+    ];
+    const OPTION_TOKENS: [&str; 18] = [
+        "name", "value", "Hash", "MultiPV", "Move", "Overhead", "Clear", "Threads", "Ponder", "UCI_Chess960",
+        "true", "false", "0", "1", "2", "3", "-1", "abc",
+    ];
+    let mut rng = SmallRng::seed_from_u64(0xF022);
+    let mut e = Engine::start();
+    let mut lines_sent = 0;
+    for i in 0..3000 {
+        let n = rng.gen_range(0..9);
+        let mut toks: Vec<&str> = if rng.gen_bool(0.5) {
+            // Free mix of keywords and junk.
+            (0..n).map(|_| TOKENS[rng.gen_range(0..TOKENS.len())]).collect()
+        } else {
+            // A real command head with arguments drawn mostly from its own vocabulary.
+            let head = HEADS[rng.gen_range(0..HEADS.len())];
+            let pool: &[&str] = match head {
+                "go" => &GO_TOKENS,
+                "position" => &POSITION_TOKENS,
+                "setoption" => &OPTION_TOKENS,
+                _ => &TOKENS,
+            };
+            let mut t = vec![head];
+            if head == "go" && rng.gen_bool(0.7) {
+                // Mostly well-formed: keyword-value pairs and flags, with a little junk.
+                const KEYS: [&str; 10] = ["depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate", "perft"];
+                const VALUES: [&str; 6] = ["0", "1", "2", "3", "50", "abc"];
+                for _ in 0..rng.gen_range(0..4) {
+                    match rng.gen_range(0..10) {
+                        0 => t.push("infinite"),
+                        1 => t.push("ponder"),
+                        _ => {
+                            let key = KEYS[rng.gen_range(0..KEYS.len())];
+                            t.push(key);
+                            // perft runs to the end on the input thread: keep it small.
+                            let values = if key == "perft" { &VALUES[..4] } else { &VALUES[..] };
+                            t.push(values[rng.gen_range(0..values.len())]);
+                        }
+                    }
+                }
+                t
+            } else {
+            t.extend((0..n).map(|_| if rng.gen_bool(0.9) { pool[rng.gen_range(0..pool.len())] } else { TOKENS[rng.gen_range(0..TOKENS.len())] }));
+            t
+            }
+        };
+        // Keep searches short and never ask for huge work: perft and mate/depth searches
+        // are stopped by the next line or capped here.
+        if toks.first() == Some(&"go") && rng.gen_bool(0.5) {
+            toks.push("depth");
+            toks.push("2");
+        }
+        let mut line = toks.join(" ");
+        if line.contains("perft") {
+            line = line.replace("99999999999999999999", "1");
+        }
+        if rng.gen_bool(0.02) {
+            // Raw junk bytes as well.
+            let junk: Vec<u8> = (0..rng.gen_range(1..40)).map(|_| rng.gen::<u8>()).filter(|&b| b != b'\n').collect();
+            e.send_bytes(&junk);
+        } else {
+            e.send(&line);
+        }
+        lines_sent += 1;
+        if i % 250 == 249 {
+            e.send("stop");
+            e.sync_marked(i);
+            assert!(e.alive(), "engine died near fuzz line {i}");
+        }
+    }
+    e.send("stop");
+    let lines = e.sync_marked(usize::MAX);
+    assert!(e.alive());
+    assert_eq!(lines.last().unwrap(), "readyok");
+    assert!(e.log.iter().all(|l| !l.contains("panicked")));
+    // The fuzz really drove the engine: errors, searches and perft all happened.
+    let count = |p: &str| e.log.iter().filter(|l| l.starts_with(p)).count();
+    assert!(count("info string error: ") > 1000, "errors: {}", count("info string error: "));
+    eprintln!("fuzz: {} errors, {} bestmoves, {} info depth, {} perfts", count("info string error: "), count("bestmove"), count("info depth"), count("Nodes searched"));
+    assert!(count("bestmove") > 50, "bestmoves: {}", count("bestmove"));
+    assert!(count("info depth") > 50, "searches: {}", count("info depth"));
+    assert!(count("Nodes searched") > 10, "perfts: {}", count("Nodes searched"));
+    assert!(count("readyok") > 50);
+    assert!(count("uciok") > 5);
+    assert!(lines_sent >= 3000);
+    e.send("quit");
+    assert!(e.wait_exit(T).success());
+}
+
+#[test]
+fn quit_and_end_of_input_exit_cleanly() {
+    let mut e = Engine::start();
+    e.send("quit");
+    assert_eq!(e.wait_exit(T).code(), Some(0));
+
+    let mut e = Engine::start();
+    e.sync();
+    e.close_stdin();
+    assert_eq!(e.wait_exit(T).code(), Some(0));
+
+    // Quit and end of input during a search.
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    assert_eq!(e.wait_exit(T).code(), Some(0));
+
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.close_stdin();
+    assert_eq!(e.wait_exit(T).code(), Some(0));
+}
+
+#[test]
+fn no_move_gives_bestmove_none() {
+    let mut e = Engine::start();
+    for fen in ["R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"] {
+        e.send(&format!("position fen {fen}"));
+        for go in ["go depth 3", "go movetime 50", "go wtime 1000 btime 1000"] {
+            e.send(go);
+            let (_, best) = e.bestmove(Duration::from_secs(5));
+            assert_eq!(best, "bestmove (none)", "{fen} {go}");
+            assert_eq!(count_bestmoves(&e.sync()), 0);
+        }
+    }
+}
+
+#[test]
+fn go_perft() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.until(T, "Nodes searched", |l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    let split: Vec<(String, u64)> = lines
+        .iter()
+        .filter_map(|l| {
+            let (m, n) = l.split_once(": ")?;
+            if m == "Nodes searched" {
+                return None;
+            }
+            Some((m.to_string(), n.parse().unwrap()))
+        })
+        .collect();
+    assert_eq!(split.len(), 20, "{lines:?}");
+    assert!(split.iter().all(|(m, _)| Board::startpos().parse_uci_move(m).is_some()));
+    assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 8902);
+    assert!(split.contains(&("e2e4".to_string(), 600)));
+    assert!(split.contains(&("g1f3".to_string(), 440)));
+    e.send("go perft 1");
+    let lines = e.until(T, "Nodes searched", |l| l.starts_with("Nodes searched"));
+    assert!(lines.contains(&"e2e4: 1".to_string()));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 20");
+    assert_eq!(count_bestmoves(&e.sync()), 0);
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook() {
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    e.send(&format!("position fen {fen}"));
+    e.send("go perft 1");
+    let lines = e.until(T, "Nodes searched", |l| l.starts_with("Nodes searched"));
+    assert!(lines.contains(&"e1h1: 1".to_string()), "{lines:?}");
+    assert!(lines.contains(&"e1a1: 1".to_string()), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("e1g1") || l.starts_with("e1c1")), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 26");
+    e.send("go depth 2 searchmoves e1h1");
+    let (lines, best) = e.bestmove(Duration::from_secs(5));
+    assert_eq!(best.split_whitespace().nth(1), Some("e1h1"), "{lines:?}");
+    assert!(lines.iter().filter(|l| l.starts_with("info depth")).all(|l| l.contains(" pv e1h1")));
+    // Castling given in king-takes-rook form in `position … moves`.
+    e.send(&format!("position fen {fen} moves e1h1 e8a8"));
+    assert_eq!(e.fen(), "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2");
+    // Back to standard chess: the king's two-step.
+    e.send("setoption name UCI_Chess960 value false");
+    e.send(&format!("position fen {fen}"));
+    e.send("go perft 1");
+    let lines = e.until(T, "Nodes searched", |l| l.starts_with("Nodes searched"));
+    assert!(lines.contains(&"e1g1: 1".to_string()) && lines.contains(&"e1c1: 1".to_string()), "{lines:?}");
+    e.send("go depth 2 searchmoves e1g1");
+    let (_, best) = e.bestmove(Duration::from_secs(5));
+    assert_eq!(best.split_whitespace().nth(1), Some("e1g1"));
+}
