@@ -27,7 +27,7 @@ fn main() {
             0
         }
         Some(other) => {
-            eprintln!("error: unknown command '{other}'\n{HELP}");
+            eprintln!("error: unknown command '{other}' (try 'horizon help')");
             cli::EXIT_USAGE
         }
     };

@@ -486,3 +486,42 @@ impl Board {
         })
     }
 }
+
+impl Board {
+    /// Whether the legal move `m` gives check, worked out without playing it: the moved
+    /// piece's attacks from its new square, and sliders revealed behind the squares it left
+    /// (both the origin and, for en passant, the captured pawn's square). Castling is
+    /// rare enough to be played out.
+    pub fn gives_check(&self, m: Move) -> bool {
+        if m.is_castle() {
+            let mut b = self.clone();
+            b.make(m);
+            return b.in_check();
+        }
+        let us = self.side_to_move();
+        let k = self.king_sq(us.flip());
+        let (from, to) = (m.from(), m.to());
+        let mover = if m.is_promotion() { m.promotion() } else { self.piece_on(from).unwrap_or(Piece::Pawn) };
+        let mut occ = (self.occupied() ^ from.bb()) | to.bb();
+        if m.is_en_passant() {
+            occ ^= Square(to.0 ^ 8).bb();
+        }
+        // Direct check from the destination.
+        let direct = match mover {
+            Piece::Pawn => tables::pawn_attacks(us, to).has(k),
+            Piece::Knight => tables::knight_attacks(to).has(k),
+            Piece::Bishop => tables::bishop_attacks(to, occ).has(k),
+            Piece::Rook => tables::rook_attacks(to, occ).has(k),
+            Piece::Queen => tables::queen_attacks(to, occ).has(k),
+            Piece::King => false,
+        };
+        if direct {
+            return true;
+        }
+        // Discovered check: one of our other sliders now sees the king.
+        let ours = self.color(us) & !from.bb();
+        let bq = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & ours;
+        let rq = (self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & ours;
+        (tables::bishop_attacks(k, occ) & bq).any() || (tables::rook_attacks(k, occ) & rq).any()
+    }
+}

@@ -129,6 +129,14 @@ fn check_position(b: &mut Board, pos: &Chess, stats: &mut Stats) -> BTreeMap<Str
         panic!("legal moves differ {ctx}\n  extra (ours only): {extra:?}\n  missing: {missing:?}");
     }
     assert_eq!(b.count_moves(), list.len() as u64, "count_moves {ctx}");
+    // gives_check() (computed without playing) agrees with playing the move.
+    for &m in list.iter() {
+        let predicted = b.gives_check(m);
+        b.make(m);
+        let actual = b.in_check();
+        b.unmake();
+        assert_eq!(predicted, actual, "gives_check {} {ctx}", uci(m, b.is_chess960()));
+    }
 
     // 2. captures() / quiets() partition.
     let (mut caps, mut quiets) = (horizon::MoveList::new(), horizon::MoveList::new());

@@ -445,15 +445,6 @@ impl Searcher {
             || (self.board.fifty_move_draw() && (!self.board.in_check() || self.board.count_moves() > 0))
     }
 
-    /// Whether `m` gives check (by playing it; only asked for moves about to be pruned).
-    #[inline]
-    fn gives_check(&mut self, m: Move) -> bool {
-        self.board.make(m);
-        let check = self.board.in_check();
-        self.board.unmake();
-        check
-    }
-
     /// Does the side to move have a piece other than pawns and king (zugzwang guard)?
     #[inline]
     fn has_non_pawn_material(&self) -> bool {
@@ -605,7 +596,7 @@ impl Searcher {
                         && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
                         && !is_refutation_score(order);
                     // Quiet checks are kept: they may mate, which the static eval cannot see.
-                    if (late || futile) && !self.gives_check(m) {
+                    if (late || futile) && !self.board.gives_check(m) {
                         continue;
                     }
                     if depth <= SEE_PRUNE_DEPTH && !see_ge(&self.board, m, -SEE_QUIET_MARGIN * depth) {
