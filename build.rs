@@ -70,5 +70,5 @@ fn main() {
 
     let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("tables.rs");
     std::fs::write(&dest, out).unwrap();
-    println!("cargo:warning=horizon build.rs: tables generated in {:?}", start.elapsed());
+    eprintln!("horizon build.rs: tables generated in {:?}", start.elapsed());
 }
