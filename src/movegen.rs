@@ -295,9 +295,23 @@ impl Board {
     /// Number of legal moves, counted without building a list.
     #[inline]
     pub fn count_moves(&self) -> u64 {
+        self.count_moves_inline()
+    }
+
+    /// `count_moves`, always inlined (for hot loops compiled with extra target features).
+    #[inline(always)]
+    pub fn count_moves_inline(&self) -> u64 {
         let mut c = MoveCounter(0);
         self.generate::<ALL, _>(&mut c);
         c.0
+    }
+
+    /// `legal_moves`, always inlined (for hot loops compiled with extra target features).
+    #[inline(always)]
+    pub fn legal_moves_inline(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<ALL, _>(&mut list);
+        list
     }
 
     /// The legal-move generator. Evasions are produced automatically when in check.
