@@ -1,7 +1,8 @@
 //! Quick reference numbers: cozy-chess (dev-dependency) perft speed on the positions the
 //! bench uses, bulk-counting and playing every leaf, best of N runs.
 //!
-//! `cargo run --release --example cozy_perft [runs]`
+//! `cargo run --release --example cozy_perft [runs]`, or one run in the same form as
+//! `horizon perft`: `cozy_perft perft <depth> [<fen>] [--no-bulk]`.
 
 use cozy_chess::Board;
 use std::time::Instant;
@@ -59,6 +60,19 @@ fn best_of(runs: usize, f: impl Fn() -> u64) -> (u64, f64) {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("perft") {
+        let bulk = !args.iter().any(|a| a == "--no-bulk");
+        let pos: Vec<&String> = args[1..].iter().filter(|a| !a.starts_with("--")).collect();
+        let depth: u32 = pos.first().and_then(|d| d.parse().ok()).expect("usage: perft <depth> [<fen>]");
+        let board: Board = pos.get(1).map_or(START, |f| f.as_str()).parse().expect("valid FEN");
+        let t = Instant::now();
+        let n = if bulk { perft_bulk(&board, depth) } else { perft_play(&board, depth) };
+        let s = t.elapsed().as_secs_f64();
+        println!("{n}");
+        eprintln!("time {s:.3} s, {:.1} M nodes/s", n as f64 / s / 1e6);
+        return;
+    }
     let runs: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(3);
     for (name, fen, depth) in [("startpos", START, 6), ("kiwipete", KIWIPETE, 5)] {
         let board: Board = fen.parse().expect("valid FEN");

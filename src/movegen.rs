@@ -10,6 +10,7 @@ use crate::board::{castle_bit, Board, KING_SIDE, QUEEN_SIDE};
 use crate::tables::{self, between, line};
 use crate::types::{Color, Piece, Square};
 use std::fmt;
+use std::mem::MaybeUninit;
 
 /// What kind of move: bits 12-13 of the encoding.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -117,11 +118,20 @@ impl fmt::Display for UciMove {
 /// Maximum number of legal moves in any chess position is 218.
 pub const MAX_MOVES: usize = 256;
 
-/// A fixed-capacity list of moves (no heap allocation).
-#[derive(Clone)]
+/// A fixed-capacity list of moves (no heap allocation). The storage is left uninitialised
+/// beyond `len`, so creating a list costs nothing.
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
+}
+
+impl Clone for MoveList {
+    fn clone(&self) -> Self {
+        let mut out = MoveList::new();
+        out.moves[..self.len].copy_from_slice(&self.moves[..self.len]);
+        out.len = self.len;
+        out
+    }
 }
 
 impl Default for MoveList {
@@ -133,13 +143,13 @@ impl Default for MoveList {
 impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
+        MoveList { moves: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
     }
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        debug_assert!(self.len < MAX_MOVES);
-        // SAFETY-free: index is bounds-checked; 218 legal moves is the known maximum.
-        self.moves[self.len] = m;
+        // Bounds-checked (a legal position has at most 218 moves, so this never fails in
+        // practice; the check is one predictable compare).
+        self.moves[self.len].write(m);
         self.len += 1;
     }
     #[inline(always)]
@@ -152,11 +162,17 @@ impl MoveList {
     }
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        debug_assert!(self.len <= MAX_MOVES);
+        // SAFETY: `push` is the only writer: it initialises `moves[len]` before incrementing
+        // `len`, so the first `len` (<= MAX_MOVES) elements are initialised, and
+        // `MaybeUninit<Move>` has the same layout as `Move`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        debug_assert!(self.len <= MAX_MOVES);
+        // SAFETY: as in `as_slice`; the first `len` elements are initialised.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)

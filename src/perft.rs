@@ -3,7 +3,7 @@
 //! root moves split over threads, and a shared lock-free transposition table.
 
 use crate::board::Board;
-use crate::movegen::Move;
+use crate::movegen::{Move, MoveList, ALL};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// How to run perft. Every combination gives the same counts.
@@ -62,7 +62,8 @@ fn perft_body(board: &mut Board, depth: u32, bulk: bool, recurse: impl Fn(&mut B
     if depth == 1 && bulk {
         return board.count_moves_inline();
     }
-    let list = board.legal_moves_inline();
+    let mut list = MoveList::new();
+    board.generate::<ALL, _>(&mut list);
     if depth == 1 {
         for &m in &list {
             board.make(m);

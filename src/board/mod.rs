@@ -221,16 +221,28 @@ impl Board {
     #[inline(always)]
     pub fn attacked_by(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
         let them = self.colors[by.index()];
-        let bq = (self.pieces[Piece::Bishop.index()] | self.pieces[Piece::Queen.index()]) & them;
-        let rq = (self.pieces[Piece::Rook.index()] | self.pieces[Piece::Queen.index()]) & them;
+        let queens = self.pieces[Piece::Queen.index()];
+        let bq = (self.pieces[Piece::Bishop.index()] | queens) & them;
+        let rq = (self.pieces[Piece::Rook.index()] | queens) & them;
+        self.attacked_by_with(by, sq, occ, bq, rq)
+    }
+
+    /// `attacked_by` with the attacker's bishops+queens (`bq`) and rooks+queens (`rq`)
+    /// precomputed, for loops over several squares. A slider lookup is only made when a
+    /// slider of that kind is on one of the square's lines at all.
+    #[inline(always)]
+    pub(crate) fn attacked_by_with(&self, by: Color, sq: Square, occ: Bitboard, bq: Bitboard, rq: Bitboard) -> bool {
+        let them = self.colors[by.index()];
         (tables::knight_attacks(sq) & self.pieces[Piece::Knight.index()] & them).any()
             || (tables::pawn_attacks(by.flip(), sq) & self.pieces[Piece::Pawn.index()] & them).any()
             || (tables::king_attacks(sq) & self.pieces[Piece::King.index()] & them).any()
-            || (tables::bishop_attacks(sq, occ) & bq).any()
-            || (tables::rook_attacks(sq, occ) & rq).any()
+            || ((tables::bishop_rays(sq) & bq).any() && (tables::bishop_attacks(sq, occ) & bq).any())
+            || ((tables::rook_rays(sq) & rq).any() && (tables::rook_attacks(sq, occ) & rq).any())
     }
 
-    /// Recomputes checkers and pins of the side to move.
+    /// Recomputes checkers and pins of the side to move. Enemy sliders on the king's lines
+    /// are found with empty-board rays; what lies between decides check (nothing) or pin
+    /// (exactly one piece, ours), so no magic lookup is needed.
     #[inline(always)]
     fn update_check_info(&mut self) {
         let us = self.side;
@@ -238,23 +250,23 @@ impl Board {
         let k = self.king_sq(us);
         let occ = self.occupied();
         let theirs = self.colors[them.index()];
-        let bq = (self.pieces[Piece::Bishop.index()] | self.pieces[Piece::Queen.index()]) & theirs;
-        let rq = (self.pieces[Piece::Rook.index()] | self.pieces[Piece::Queen.index()]) & theirs;
-        self.checkers = ((tables::knight_attacks(k) & self.pieces[Piece::Knight.index()])
-            | (tables::pawn_attacks(us, k) & self.pieces[Piece::Pawn.index()]))
-            & theirs;
-        let snipers =
-            (tables::rook_attacks(k, theirs) & rq) | (tables::bishop_attacks(k, theirs) & bq);
+        let queens = self.pieces[Piece::Queen.index()];
+        let bq = self.pieces[Piece::Bishop.index()] | queens;
+        let rq = self.pieces[Piece::Rook.index()] | queens;
+        let mut checkers = (tables::knight_attacks(k) & self.pieces[Piece::Knight.index()])
+            | (tables::pawn_attacks(us, k) & self.pieces[Piece::Pawn.index()]);
+        let snipers = ((tables::rook_rays(k) & rq) | (tables::bishop_rays(k) & bq)) & theirs;
         let mut pinned = Bitboard::EMPTY;
         for s in snipers {
             let b = tables::between(k, s) & occ;
             if b.is_empty() {
-                self.checkers |= s.bb();
+                checkers |= s.bb();
             } else if !b.several() {
-                pinned |= b & self.colors[us.index()];
+                pinned |= b;
             }
         }
-        self.pinned = pinned;
+        self.checkers = checkers & theirs;
+        self.pinned = pinned & self.colors[us.index()];
     }
 
     /// The Zobrist key computed from scratch (the incremental key must always equal it).

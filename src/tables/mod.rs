@@ -44,6 +44,18 @@ pub fn queen_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     rook_attacks(sq, occ) | bishop_attacks(sq, occ)
 }
 
+/// Rook attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Bishop attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
+}
+
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(KNIGHT_ATTACKS[sq.index()])
