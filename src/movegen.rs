@@ -322,14 +322,6 @@ impl Board {
         c.0
     }
 
-    /// `legal_moves`, always inlined (for hot loops compiled with extra target features).
-    #[inline(always)]
-    pub fn legal_moves_inline(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.generate::<ALL, _>(&mut list);
-        list
-    }
-
     /// The legal-move generator. Evasions are produced automatically when in check.
     #[inline(always)]
     pub fn generate<const MODE: u8, S: MoveSink>(&self, sink: &mut S) {
@@ -340,7 +332,6 @@ impl Board {
         let occ = ours | theirs;
         let k = self.king_sq(us);
         let checkers = self.checkers();
-        let pinned = self.pinned();
 
         // What the destination may hold in this mode.
         let mode_mask = match MODE {
@@ -351,56 +342,79 @@ impl Board {
 
         // 1. King moves: every target tested with the king removed from the occupancy, so
         //    that it cannot hide behind itself from a slider.
+        let queens = self.pieces(Piece::Queen);
+        let their_bq = (self.pieces(Piece::Bishop) | queens) & theirs;
+        let their_rq = (self.pieces(Piece::Rook) | queens) & theirs;
         let mut king_to = Bitboard::EMPTY;
         let occ_no_king = occ ^ k.bb();
         for t in tables::king_attacks(k) & mode_mask {
-            if !self.attacked_by(them, t, occ_no_king) {
+            if !self.attacked_by_with(them, t, occ_no_king, their_bq, their_rq) {
                 king_to |= t.bb();
             }
         }
         sink.piece_moves(k, king_to);
-        if checkers.several() {
-            return;
-        }
 
-        // 2. Check mask: with one checker, other pieces must capture it or block.
-        let check_mask = if checkers.any() { between(k, checkers.lsb()) | checkers } else { Bitboard::FULL };
-        let target = mode_mask & check_mask;
-        // Pinned pieces never resolve a check, so in check they do not move at all.
-        let movable = if checkers.any() { ours & !pinned } else { ours };
-
-        // 3. Knights (a pinned knight never moves).
-        for from in self.pieces(Piece::Knight) & movable & !pinned {
-            sink.piece_moves(from, tables::knight_attacks(from) & target);
-        }
-        // 4. Sliders; a pinned slider stays on the line through its king.
-        let queens = self.pieces(Piece::Queen);
-        for from in (self.pieces(Piece::Bishop) | queens) & movable {
-            let mut t = tables::bishop_attacks(from, occ) & target;
-            if pinned.has(from) {
-                t &= line(k, from);
-            }
-            sink.piece_moves(from, t);
-        }
-        for from in (self.pieces(Piece::Rook) | queens) & movable {
-            let mut t = tables::rook_attacks(from, occ) & target;
-            if pinned.has(from) {
-                t &= line(k, from);
-            }
-            sink.piece_moves(from, t);
-        }
-
-        // 5. Pawns.
-        self.pawn_moves::<MODE, S>(sink, us, k, theirs, occ, check_mask, movable);
-
-        // 6. Castling.
-        if MODE != CAPTURES && checkers.is_empty() {
-            for side in [KING_SIDE, QUEEN_SIDE] {
-                if self.castle_rights() & castle_bit(us, side) != 0 {
-                    self.castle_move(sink, us, side, k, occ);
+        if checkers.is_empty() {
+            self.generate_pieces::<MODE, false, S>(sink, us, k, occ, mode_mask, Bitboard::FULL);
+            // Castling.
+            if MODE != CAPTURES {
+                for side in [KING_SIDE, QUEEN_SIDE] {
+                    if self.castle_rights() & castle_bit(us, side) != 0 {
+                        self.castle_move(sink, us, side, k, occ, their_bq, their_rq);
+                    }
                 }
             }
+        } else if !checkers.several() {
+            // With one checker, other pieces must capture it or block.
+            let check_mask = between(k, checkers.lsb()) | checkers;
+            self.generate_pieces::<MODE, true, S>(sink, us, k, occ, mode_mask, check_mask);
         }
+    }
+
+    /// Non-king moves to `target` (mode and check masks applied). In check
+    /// (`IN_CHECK`), pinned pieces cannot help, so they are skipped altogether.
+    #[inline(always)]
+    fn generate_pieces<const MODE: u8, const IN_CHECK: bool, S: MoveSink>(
+        &self,
+        sink: &mut S,
+        us: Color,
+        k: Square,
+        occ: Bitboard,
+        mode_mask: Bitboard,
+        check_mask: Bitboard,
+    ) {
+        let target = mode_mask & check_mask;
+        let ours = self.color(us);
+        let pinned = self.pinned();
+        let free = ours & !pinned;
+        let queens = self.pieces(Piece::Queen);
+        let bq = (self.pieces(Piece::Bishop) | queens) & ours;
+        let rq = (self.pieces(Piece::Rook) | queens) & ours;
+
+        // Knights (a pinned knight never moves).
+        for from in self.pieces(Piece::Knight) & free {
+            sink.piece_moves(from, tables::knight_attacks(from) & target);
+        }
+        // Sliders.
+        for from in bq & free {
+            sink.piece_moves(from, tables::bishop_attacks(from, occ) & target);
+        }
+        for from in rq & free {
+            sink.piece_moves(from, tables::rook_attacks(from, occ) & target);
+        }
+        // A pinned slider stays on the line through its king.
+        if !IN_CHECK && pinned.any() {
+            for from in bq & pinned {
+                sink.piece_moves(from, tables::bishop_attacks(from, occ) & target & line(k, from));
+            }
+            for from in rq & pinned {
+                sink.piece_moves(from, tables::rook_attacks(from, occ) & target & line(k, from));
+            }
+        }
+
+        // Pawns.
+        let movable = if IN_CHECK { free } else { ours };
+        self.pawn_moves::<MODE, S>(sink, us, k, self.color(us.flip()), occ, check_mask, movable);
     }
 
     #[inline(always)]
@@ -484,20 +498,27 @@ impl Board {
     /// Adds one castling move if legal: the squares the king and rook pass over and land on
     /// are empty (but for themselves), and no square the king passes or lands on is
     /// attacked — with the castling rook taken away, so a rook that shields its own king
-    /// on the back rank (Chess960) is seen through.
+    /// on the back rank (Chess960) is seen through. The masks are precomputed per right.
     #[inline(always)]
-    fn castle_move<S: MoveSink>(&self, sink: &mut S, us: Color, side: usize, k: Square, occ: Bitboard) {
-        let rook = self.castle_rook(us, side).expect("castling right without rook");
-        let (kto, rto) = crate::board::castle_destinations(us, side);
-        let movers = k.bb() | rook.bb();
-        let must_be_empty = (between(k, kto) | kto.bb() | between(rook, rto) | rto.bb()) & !movers;
-        if (must_be_empty & occ).any() {
+    #[allow(clippy::too_many_arguments)]
+    fn castle_move<S: MoveSink>(
+        &self,
+        sink: &mut S,
+        us: Color,
+        side: usize,
+        k: Square,
+        occ: Bitboard,
+        their_bq: Bitboard,
+        their_rq: Bitboard,
+    ) {
+        if (self.castle_empty(us, side) & occ).any() {
             return;
         }
+        let rook = self.castle_rook(us, side).expect("castling right without rook");
         let them = us.flip();
         let occ_no_rook = occ ^ rook.bb();
-        for s in between(k, kto) | kto.bb() {
-            if self.attacked_by(them, s, occ_no_rook) {
+        for s in self.castle_king_path(us, side) {
+            if self.attacked_by_with(them, s, occ_no_rook, their_bq, their_rq) {
                 return;
             }
         }

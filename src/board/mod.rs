@@ -51,6 +51,10 @@ pub struct Board {
     castle_rooks: [[Square; 2]; 2],
     /// Rights kept when a move starts or ends on a square (clears rights when king or rook moves).
     castle_mask: [u8; 64],
+    /// Squares that must be empty to castle, `[color][side]` (all but the king and rook).
+    castle_empty: [[Bitboard; 2]; 2],
+    /// Squares the king passes over or lands on when castling (must not be attacked).
+    castle_king_path: [[Bitboard; 2]; 2],
     ep: Option<Square>,
     halfmove: u16,
     fullmove: u16,
@@ -82,6 +86,8 @@ impl Board {
             castle_rights: 0,
             castle_rooks: [[Square(0); 2]; 2],
             castle_mask: [0xF; 64],
+            castle_empty: [[Bitboard::EMPTY; 2]; 2],
+            castle_king_path: [[Bitboard::EMPTY; 2]; 2],
             ep: None,
             halfmove: 0,
             fullmove: 1,
@@ -164,6 +170,31 @@ impl Board {
             None
         }
     }
+    /// Squares that must be empty for castling `side` (meaningful while the right is held).
+    #[inline(always)]
+    pub(crate) fn castle_empty(&self, c: Color, side: usize) -> Bitboard {
+        self.castle_empty[c.index()][side]
+    }
+    /// Squares the king crosses or lands on when castling `side`.
+    #[inline(always)]
+    pub(crate) fn castle_king_path(&self, c: Color, side: usize) -> Bitboard {
+        self.castle_king_path[c.index()][side]
+    }
+
+    /// Grants a castling right (king on `king`, rook on `rook`) and precomputes its masks.
+    fn add_castle_right(&mut self, c: Color, side: usize, king: Square, rook: Square) {
+        let bit = castle_bit(c, side);
+        self.castle_rights |= bit;
+        self.castle_rooks[c.index()][side] = rook;
+        self.castle_mask[rook.index()] &= !bit;
+        self.castle_mask[king.index()] &= !(castle_bit(c, KING_SIDE) | castle_bit(c, QUEEN_SIDE));
+        let (kto, rto) = makemove::castle_destinations(c, side);
+        let king_path = tables::between(king, kto) | kto.bb();
+        let movers = king.bb() | rook.bb();
+        self.castle_empty[c.index()][side] = (king_path | tables::between(rook, rto) | rto.bb()) & !movers;
+        self.castle_king_path[c.index()][side] = king_path;
+    }
+
     #[inline(always)]
     pub fn halfmove_clock(&self) -> u16 {
         self.halfmove
