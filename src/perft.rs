@@ -66,16 +66,25 @@ fn perft_body(board: &mut Board, depth: u32, bulk: bool, recurse: impl Fn(&mut B
     board.generate::<ALL, _>(&mut list);
     if depth == 1 {
         for &m in &list {
-            board.make(m);
-            board.unmake();
+            board.make_inline(m);
+            board.unmake_inline();
         }
         return list.len() as u64;
     }
     let mut total = 0;
+    if depth == 2 && bulk {
+        // Count the children's moves right here instead of through a recursive call.
+        for &m in &list {
+            board.make_inline(m);
+            total += board.count_moves_inline();
+            board.unmake_inline();
+        }
+        return total;
+    }
     for &m in &list {
-        board.make(m);
+        board.make_inline(m);
         total += recurse(board, depth - 1, bulk);
-        board.unmake();
+        board.unmake_inline();
     }
     total
 }
