@@ -55,6 +55,10 @@ fn main() {
     let knight: Vec<u64> = (0..64).map(knight_attacks).collect();
     let king: Vec<u64> = (0..64).map(king_attacks).collect();
     let pawn: Vec<u64> = (0..2).flat_map(|c| (0..64).map(move |s| pawn_attacks(c, s))).collect();
+    let rook_rays: Vec<u64> = (0..64).map(|s| slider_attacks(s, 0, &ROOK_DIRS)).collect();
+    let bishop_rays: Vec<u64> = (0..64).map(|s| slider_attacks(s, 0, &BISHOP_DIRS)).collect();
+    write_array(&mut out, "ROOK_RAYS", "u64", &rook_rays);
+    write_array(&mut out, "BISHOP_RAYS", "u64", &bishop_rays);
     write_array(&mut out, "KNIGHT_ATTACKS", "u64", &knight);
     write_array(&mut out, "KING_ATTACKS", "u64", &king);
     write_array(&mut out, "PAWN_ATTACKS_FLAT", "u64", &pawn);
@@ -70,5 +74,5 @@ fn main() {
 
     let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("tables.rs");
     std::fs::write(&dest, out).unwrap();
-    println!("cargo:warning=horizon build.rs: tables generated in {:?}", start.elapsed());
+    eprintln!("horizon build.rs: tables generated in {:?}", start.elapsed());
 }

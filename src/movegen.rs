@@ -10,6 +10,7 @@ use crate::board::{castle_bit, Board, KING_SIDE, QUEEN_SIDE};
 use crate::tables::{self, between, line};
 use crate::types::{Color, Piece, Square};
 use std::fmt;
+use std::mem::MaybeUninit;
 
 /// What kind of move: bits 12-13 of the encoding.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -117,11 +118,20 @@ impl fmt::Display for UciMove {
 /// Maximum number of legal moves in any chess position is 218.
 pub const MAX_MOVES: usize = 256;
 
-/// A fixed-capacity list of moves (no heap allocation).
-#[derive(Clone)]
+/// A fixed-capacity list of moves (no heap allocation). The storage is left uninitialised
+/// beyond `len`, so creating a list costs nothing.
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
+}
+
+impl Clone for MoveList {
+    fn clone(&self) -> Self {
+        let mut out = MoveList::new();
+        out.moves[..self.len].copy_from_slice(&self.moves[..self.len]);
+        out.len = self.len;
+        out
+    }
 }
 
 impl Default for MoveList {
@@ -133,13 +143,13 @@ impl Default for MoveList {
 impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
+        MoveList { moves: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
     }
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        debug_assert!(self.len < MAX_MOVES);
-        // SAFETY-free: index is bounds-checked; 218 legal moves is the known maximum.
-        self.moves[self.len] = m;
+        // Bounds-checked (a legal position has at most 218 moves, so this never fails in
+        // practice; the check is one predictable compare).
+        self.moves[self.len].write(m);
         self.len += 1;
     }
     #[inline(always)]
@@ -152,11 +162,17 @@ impl MoveList {
     }
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        debug_assert!(self.len <= MAX_MOVES);
+        // SAFETY: `push` is the only writer: it initialises `moves[len]` before incrementing
+        // `len`, so the first `len` (<= MAX_MOVES) elements are initialised, and
+        // `MaybeUninit<Move>` has the same layout as `Move`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        debug_assert!(self.len <= MAX_MOVES);
+        // SAFETY: as in `as_slice`; the first `len` elements are initialised.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
@@ -295,6 +311,12 @@ impl Board {
     /// Number of legal moves, counted without building a list.
     #[inline]
     pub fn count_moves(&self) -> u64 {
+        self.count_moves_inline()
+    }
+
+    /// `count_moves`, always inlined (for hot loops compiled with extra target features).
+    #[inline(always)]
+    pub fn count_moves_inline(&self) -> u64 {
         let mut c = MoveCounter(0);
         self.generate::<ALL, _>(&mut c);
         c.0
@@ -310,7 +332,6 @@ impl Board {
         let occ = ours | theirs;
         let k = self.king_sq(us);
         let checkers = self.checkers();
-        let pinned = self.pinned();
 
         // What the destination may hold in this mode.
         let mode_mask = match MODE {
@@ -321,56 +342,79 @@ impl Board {
 
         // 1. King moves: every target tested with the king removed from the occupancy, so
         //    that it cannot hide behind itself from a slider.
+        let queens = self.pieces(Piece::Queen);
+        let their_bq = (self.pieces(Piece::Bishop) | queens) & theirs;
+        let their_rq = (self.pieces(Piece::Rook) | queens) & theirs;
         let mut king_to = Bitboard::EMPTY;
         let occ_no_king = occ ^ k.bb();
         for t in tables::king_attacks(k) & mode_mask {
-            if !self.attacked_by(them, t, occ_no_king) {
+            if !self.attacked_by_with(them, t, occ_no_king, their_bq, their_rq) {
                 king_to |= t.bb();
             }
         }
         sink.piece_moves(k, king_to);
-        if checkers.several() {
-            return;
-        }
 
-        // 2. Check mask: with one checker, other pieces must capture it or block.
-        let check_mask = if checkers.any() { between(k, checkers.lsb()) | checkers } else { Bitboard::FULL };
-        let target = mode_mask & check_mask;
-        // Pinned pieces never resolve a check, so in check they do not move at all.
-        let movable = if checkers.any() { ours & !pinned } else { ours };
-
-        // 3. Knights (a pinned knight never moves).
-        for from in self.pieces(Piece::Knight) & movable & !pinned {
-            sink.piece_moves(from, tables::knight_attacks(from) & target);
-        }
-        // 4. Sliders; a pinned slider stays on the line through its king.
-        let queens = self.pieces(Piece::Queen);
-        for from in (self.pieces(Piece::Bishop) | queens) & movable {
-            let mut t = tables::bishop_attacks(from, occ) & target;
-            if pinned.has(from) {
-                t &= line(k, from);
-            }
-            sink.piece_moves(from, t);
-        }
-        for from in (self.pieces(Piece::Rook) | queens) & movable {
-            let mut t = tables::rook_attacks(from, occ) & target;
-            if pinned.has(from) {
-                t &= line(k, from);
-            }
-            sink.piece_moves(from, t);
-        }
-
-        // 5. Pawns.
-        self.pawn_moves::<MODE, S>(sink, us, k, theirs, occ, check_mask, movable);
-
-        // 6. Castling.
-        if MODE != CAPTURES && checkers.is_empty() {
-            for side in [KING_SIDE, QUEEN_SIDE] {
-                if self.castle_rights() & castle_bit(us, side) != 0 {
-                    self.castle_move(sink, us, side, k, occ);
+        if checkers.is_empty() {
+            self.generate_pieces::<MODE, false, S>(sink, us, k, occ, mode_mask, Bitboard::FULL);
+            // Castling.
+            if MODE != CAPTURES {
+                for side in [KING_SIDE, QUEEN_SIDE] {
+                    if self.castle_rights() & castle_bit(us, side) != 0 {
+                        self.castle_move(sink, us, side, k, occ, their_bq, their_rq);
+                    }
                 }
             }
+        } else if !checkers.several() {
+            // With one checker, other pieces must capture it or block.
+            let check_mask = between(k, checkers.lsb()) | checkers;
+            self.generate_pieces::<MODE, true, S>(sink, us, k, occ, mode_mask, check_mask);
         }
+    }
+
+    /// Non-king moves to `target` (mode and check masks applied). In check
+    /// (`IN_CHECK`), pinned pieces cannot help, so they are skipped altogether.
+    #[inline(always)]
+    fn generate_pieces<const MODE: u8, const IN_CHECK: bool, S: MoveSink>(
+        &self,
+        sink: &mut S,
+        us: Color,
+        k: Square,
+        occ: Bitboard,
+        mode_mask: Bitboard,
+        check_mask: Bitboard,
+    ) {
+        let target = mode_mask & check_mask;
+        let ours = self.color(us);
+        let pinned = self.pinned();
+        let free = ours & !pinned;
+        let queens = self.pieces(Piece::Queen);
+        let bq = (self.pieces(Piece::Bishop) | queens) & ours;
+        let rq = (self.pieces(Piece::Rook) | queens) & ours;
+
+        // Knights (a pinned knight never moves).
+        for from in self.pieces(Piece::Knight) & free {
+            sink.piece_moves(from, tables::knight_attacks(from) & target);
+        }
+        // Sliders.
+        for from in bq & free {
+            sink.piece_moves(from, tables::bishop_attacks(from, occ) & target);
+        }
+        for from in rq & free {
+            sink.piece_moves(from, tables::rook_attacks(from, occ) & target);
+        }
+        // A pinned slider stays on the line through its king.
+        if !IN_CHECK && pinned.any() {
+            for from in bq & pinned {
+                sink.piece_moves(from, tables::bishop_attacks(from, occ) & target & line(k, from));
+            }
+            for from in rq & pinned {
+                sink.piece_moves(from, tables::rook_attacks(from, occ) & target & line(k, from));
+            }
+        }
+
+        // Pawns.
+        let movable = if IN_CHECK { free } else { ours };
+        self.pawn_moves::<MODE, S>(sink, us, k, self.color(us.flip()), occ, check_mask, movable);
     }
 
     #[inline(always)]
@@ -454,20 +498,27 @@ impl Board {
     /// Adds one castling move if legal: the squares the king and rook pass over and land on
     /// are empty (but for themselves), and no square the king passes or lands on is
     /// attacked — with the castling rook taken away, so a rook that shields its own king
-    /// on the back rank (Chess960) is seen through.
+    /// on the back rank (Chess960) is seen through. The masks are precomputed per right.
     #[inline(always)]
-    fn castle_move<S: MoveSink>(&self, sink: &mut S, us: Color, side: usize, k: Square, occ: Bitboard) {
-        let rook = self.castle_rook(us, side).expect("castling right without rook");
-        let (kto, rto) = crate::board::castle_destinations(us, side);
-        let movers = k.bb() | rook.bb();
-        let must_be_empty = (between(k, kto) | kto.bb() | between(rook, rto) | rto.bb()) & !movers;
-        if (must_be_empty & occ).any() {
+    #[allow(clippy::too_many_arguments)]
+    fn castle_move<S: MoveSink>(
+        &self,
+        sink: &mut S,
+        us: Color,
+        side: usize,
+        k: Square,
+        occ: Bitboard,
+        their_bq: Bitboard,
+        their_rq: Bitboard,
+    ) {
+        if (self.castle_empty(us, side) & occ).any() {
             return;
         }
+        let rook = self.castle_rook(us, side).expect("castling right without rook");
         let them = us.flip();
         let occ_no_rook = occ ^ rook.bb();
-        for s in between(k, kto) | kto.bb() {
-            if self.attacked_by(them, s, occ_no_rook) {
+        for s in self.castle_king_path(us, side) {
+            if self.attacked_by_with(them, s, occ_no_rook, their_bq, their_rq) {
                 return;
             }
         }

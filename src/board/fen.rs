@@ -205,10 +205,7 @@ impl Board {
         if king.file() != 4 || (rook.file() != 0 && rook.file() != 7) {
             self.chess960 = true;
         }
-        self.castle_rights |= bit;
-        self.castle_rooks[c.index()][side] = rook;
-        self.castle_mask[rook.index()] &= !bit;
-        self.castle_mask[king.index()] &= !(castle_bit(c, KING_SIDE) | castle_bit(c, QUEEN_SIDE));
+        self.add_castle_right(c, side, king, rook);
         Ok(())
     }
 
@@ -283,12 +280,8 @@ impl Board {
             for side in [KING_SIDE, QUEEN_SIDE] {
                 if let Some(rook) = self.castle_rook(c, side) {
                     let nc = c.flip();
-                    let bit = castle_bit(nc, side);
-                    b.castle_rights |= bit;
-                    b.castle_rooks[nc.index()][side] = rook.flip_rank();
-                    b.castle_mask[rook.flip_rank().index()] &= !bit;
                     let k = b.king_sq(nc);
-                    b.castle_mask[k.index()] &= !(castle_bit(nc, KING_SIDE) | castle_bit(nc, QUEEN_SIDE));
+                    b.add_castle_right(nc, side, k, rook.flip_rank());
                 }
             }
         }

@@ -21,12 +21,18 @@ pub fn castle_destinations(c: Color, side: usize) -> (Square, Square) {
 impl Board {
     /// Plays a legal move.
     pub fn make(&mut self, m: Move) {
+        self.make_inline(m);
+    }
+
+    /// `make`, always inlined (for perft's hot loop).
+    #[inline(always)]
+    pub(crate) fn make_inline(&mut self, m: Move) {
         let us = self.side;
         let them = us.flip();
         let from = m.from();
         let to = m.to();
         let piece = self.squares[from.index()].expect("make: no piece on from-square");
-        self.stack.push(Undo {
+        let mut undo = Undo {
             mv: m,
             captured: None,
             castle_rights: self.castle_rights,
@@ -35,7 +41,7 @@ impl Board {
             key: self.key,
             checkers: self.checkers,
             pinned: self.pinned,
-        });
+        };
         let mut key = self.key ^ zobrist::side();
         if let Some(ep) = self.ep.take() {
             key ^= zobrist::ep_file(ep.file());
@@ -105,9 +111,8 @@ impl Board {
             key ^= zobrist::castling(self.castle_rights) ^ zobrist::castling(rights);
             self.castle_rights = rights;
         }
-        if let Some(u) = self.stack.last_mut() {
-            u.captured = captured;
-        }
+        undo.captured = captured;
+        self.stack.push(undo);
         self.side = them;
         if us == Color::Black {
             self.fullmove += 1;
@@ -119,6 +124,12 @@ impl Board {
 
     /// Takes back the last move made with `make`.
     pub fn unmake(&mut self) {
+        self.unmake_inline();
+    }
+
+    /// `unmake`, always inlined (for perft's hot loop).
+    #[inline(always)]
+    pub(crate) fn unmake_inline(&mut self) {
         let u = self.stack.pop().expect("unmake: empty undo stack");
         let m = u.mv;
         let them = self.side;

@@ -51,6 +51,10 @@ pub struct Board {
     castle_rooks: [[Square; 2]; 2],
     /// Rights kept when a move starts or ends on a square (clears rights when king or rook moves).
     castle_mask: [u8; 64],
+    /// Squares that must be empty to castle, `[color][side]` (all but the king and rook).
+    castle_empty: [[Bitboard; 2]; 2],
+    /// Squares the king passes over or lands on when castling (must not be attacked).
+    castle_king_path: [[Bitboard; 2]; 2],
     ep: Option<Square>,
     halfmove: u16,
     fullmove: u16,
@@ -82,6 +86,8 @@ impl Board {
             castle_rights: 0,
             castle_rooks: [[Square(0); 2]; 2],
             castle_mask: [0xF; 64],
+            castle_empty: [[Bitboard::EMPTY; 2]; 2],
+            castle_king_path: [[Bitboard::EMPTY; 2]; 2],
             ep: None,
             halfmove: 0,
             fullmove: 1,
@@ -164,6 +170,31 @@ impl Board {
             None
         }
     }
+    /// Squares that must be empty for castling `side` (meaningful while the right is held).
+    #[inline(always)]
+    pub(crate) fn castle_empty(&self, c: Color, side: usize) -> Bitboard {
+        self.castle_empty[c.index()][side]
+    }
+    /// Squares the king crosses or lands on when castling `side`.
+    #[inline(always)]
+    pub(crate) fn castle_king_path(&self, c: Color, side: usize) -> Bitboard {
+        self.castle_king_path[c.index()][side]
+    }
+
+    /// Grants a castling right (king on `king`, rook on `rook`) and precomputes its masks.
+    fn add_castle_right(&mut self, c: Color, side: usize, king: Square, rook: Square) {
+        let bit = castle_bit(c, side);
+        self.castle_rights |= bit;
+        self.castle_rooks[c.index()][side] = rook;
+        self.castle_mask[rook.index()] &= !bit;
+        self.castle_mask[king.index()] &= !(castle_bit(c, KING_SIDE) | castle_bit(c, QUEEN_SIDE));
+        let (kto, rto) = makemove::castle_destinations(c, side);
+        let king_path = tables::between(king, kto) | kto.bb();
+        let movers = king.bb() | rook.bb();
+        self.castle_empty[c.index()][side] = (king_path | tables::between(rook, rto) | rto.bb()) & !movers;
+        self.castle_king_path[c.index()][side] = king_path;
+    }
+
     #[inline(always)]
     pub fn halfmove_clock(&self) -> u16 {
         self.halfmove
@@ -221,16 +252,28 @@ impl Board {
     #[inline(always)]
     pub fn attacked_by(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
         let them = self.colors[by.index()];
-        let bq = (self.pieces[Piece::Bishop.index()] | self.pieces[Piece::Queen.index()]) & them;
-        let rq = (self.pieces[Piece::Rook.index()] | self.pieces[Piece::Queen.index()]) & them;
+        let queens = self.pieces[Piece::Queen.index()];
+        let bq = (self.pieces[Piece::Bishop.index()] | queens) & them;
+        let rq = (self.pieces[Piece::Rook.index()] | queens) & them;
+        self.attacked_by_with(by, sq, occ, bq, rq)
+    }
+
+    /// `attacked_by` with the attacker's bishops+queens (`bq`) and rooks+queens (`rq`)
+    /// precomputed, for loops over several squares. A slider lookup is only made when a
+    /// slider of that kind is on one of the square's lines at all.
+    #[inline(always)]
+    pub(crate) fn attacked_by_with(&self, by: Color, sq: Square, occ: Bitboard, bq: Bitboard, rq: Bitboard) -> bool {
+        let them = self.colors[by.index()];
         (tables::knight_attacks(sq) & self.pieces[Piece::Knight.index()] & them).any()
             || (tables::pawn_attacks(by.flip(), sq) & self.pieces[Piece::Pawn.index()] & them).any()
             || (tables::king_attacks(sq) & self.pieces[Piece::King.index()] & them).any()
-            || (tables::bishop_attacks(sq, occ) & bq).any()
-            || (tables::rook_attacks(sq, occ) & rq).any()
+            || ((tables::bishop_rays(sq) & bq).any() && (tables::bishop_attacks(sq, occ) & bq).any())
+            || ((tables::rook_rays(sq) & rq).any() && (tables::rook_attacks(sq, occ) & rq).any())
     }
 
-    /// Recomputes checkers and pins of the side to move.
+    /// Recomputes checkers and pins of the side to move. Enemy sliders on the king's lines
+    /// are found with empty-board rays; what lies between decides check (nothing) or pin
+    /// (exactly one piece, ours), so no magic lookup is needed.
     #[inline(always)]
     fn update_check_info(&mut self) {
         let us = self.side;
@@ -238,23 +281,23 @@ impl Board {
         let k = self.king_sq(us);
         let occ = self.occupied();
         let theirs = self.colors[them.index()];
-        let bq = (self.pieces[Piece::Bishop.index()] | self.pieces[Piece::Queen.index()]) & theirs;
-        let rq = (self.pieces[Piece::Rook.index()] | self.pieces[Piece::Queen.index()]) & theirs;
-        self.checkers = ((tables::knight_attacks(k) & self.pieces[Piece::Knight.index()])
-            | (tables::pawn_attacks(us, k) & self.pieces[Piece::Pawn.index()]))
-            & theirs;
-        let snipers =
-            (tables::rook_attacks(k, theirs) & rq) | (tables::bishop_attacks(k, theirs) & bq);
+        let queens = self.pieces[Piece::Queen.index()];
+        let bq = self.pieces[Piece::Bishop.index()] | queens;
+        let rq = self.pieces[Piece::Rook.index()] | queens;
+        let mut checkers = (tables::knight_attacks(k) & self.pieces[Piece::Knight.index()])
+            | (tables::pawn_attacks(us, k) & self.pieces[Piece::Pawn.index()]);
+        let snipers = ((tables::rook_rays(k) & rq) | (tables::bishop_rays(k) & bq)) & theirs;
         let mut pinned = Bitboard::EMPTY;
         for s in snipers {
             let b = tables::between(k, s) & occ;
             if b.is_empty() {
-                self.checkers |= s.bb();
+                checkers |= s.bb();
             } else if !b.several() {
-                pinned |= b & self.colors[us.index()];
+                pinned |= b;
             }
         }
-        self.pinned = pinned;
+        self.checkers = checkers & theirs;
+        self.pinned = pinned & self.colors[us.index()];
     }
 
     /// The Zobrist key computed from scratch (the incremental key must always equal it).

@@ -24,9 +24,12 @@ use generated::*;
 #[inline(always)]
 fn magic_lookup(m: &Magic, occ: Bitboard) -> Bitboard {
     let idx = m.offset + ((occ.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
-    // The generated table covers every offset + index by construction (checked in build.rs);
-    // the bounds check is left in and costs little.
-    Bitboard(SLIDER_ATTACKS[idx])
+    debug_assert!(idx < SLIDER_ATTACKS.len());
+    // SAFETY: `m` is one of the generated ROOK_MAGICS / BISHOP_MAGICS entries (this function
+    // is private and only called with those). build.rs gives each square `shift = 64 - bits`
+    // and appends a block of exactly `1 << bits` entries at `offset`, so
+    // `(x >> shift) < 1 << bits` and `idx < offset + (1 << bits) <= SLIDER_ATTACKS.len()`.
+    Bitboard(unsafe { *SLIDER_ATTACKS.get_unchecked(idx) })
 }
 
 #[inline(always)]
@@ -42,6 +45,18 @@ pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     rook_attacks(sq, occ) | bishop_attacks(sq, occ)
+}
+
+/// Rook attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Bishop attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
 }
 
 #[inline(always)]
