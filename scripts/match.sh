@@ -11,7 +11,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$here/../shared}
 book=$shared/books/8moves_v3.epd
 run() { python3 "$shared/tools/match.py" --book "$book" --order random --seed "${SEED:-1}" \
-          --concurrency "${CONCURRENCY:-1}" --pgnout "${PGN:-}" "$@"; }
+          --concurrency "${CONCURRENCY:-1}" --pgnout "${PGN:-}" \
+          --resign-score 1000 --resign-moves 4 --draw-score 10 --draw-moves 8 --draw-movenumber 40 \
+          --each Hash=16 "$@"; }
 python3 -c 'import chess' 2>/dev/null || pip install -q chess
 case "${1:-}" in
   ab)
@@ -23,7 +25,7 @@ case "${1:-}" in
     command -v stockfish >/dev/null || [ -x /usr/games/stockfish ] || apt-get install -y stockfish
     sf=$(command -v stockfish || echo /usr/games/stockfish)
     run --engine "$2" --name horizon --engine "$sf" --name "sf$3" \
-        -o UCI_LimitStrength=true -o UCI_Elo="$3" -o Threads=1 -o Hash=16 \
+        -o UCI_LimitStrength=true -o UCI_Elo="$3" -o Threads=1 \
         --games "${4:-100}" --tc "${5:-10+0.1}" ;;
   *) sed -n '2,9p' "$0"; exit 2 ;;
 esac

@@ -15,7 +15,7 @@ pub struct EngineOptions {
     pub move_overhead: u64,
     pub ponder: bool,
     pub chess960: bool,
-    /// Hidden option `QSearchSEE`: prune SEE-losing captures in quiescence.
+    /// Experiment option `QSearchSEE`: prune SEE-losing captures in quiescence.
     pub qsearch_see: bool,
 }
 
@@ -43,6 +43,8 @@ pub fn declarations() -> Vec<String> {
         "option name Clear Hash type button".to_string(),
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
+        // For experiments: off = quiescence orders captures by MVV/LVA but prunes none by SEE.
+        "option name QSearchSEE type check default true".to_string(),
     ]
 }
 
