@@ -4,7 +4,7 @@
 
 use crate::board::Board;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Limits, Searcher, Silent, Stats};
+use crate::search::{Control, Limits, Options, Searcher, Silent, Stats};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -75,10 +75,16 @@ pub struct BenchResult {
 }
 
 /// Runs the bench at `depth`, calling `each` after every position.
-pub fn run(depth: i32, mut each: impl FnMut(usize, &str, &Stats)) -> BenchResult {
+pub fn run(depth: i32, each: impl FnMut(usize, &str, &Stats)) -> BenchResult {
+    run_with(depth, Options::default(), each)
+}
+
+/// Runs the bench with non-default search options (e.g. SEE pruning in quiescence off).
+pub fn run_with(depth: i32, options: Options, mut each: impl FnMut(usize, &str, &Stats)) -> BenchResult {
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB));
     let control = Arc::new(Control::default());
     let mut searcher = Searcher::new(tt.clone(), control);
+    searcher.options = options;
     let mut total = Stats::default();
     // Cleared once, as after `ucinewgame`: the positions run in a fixed order, so what
     // each search inherits from the previous ones is the same every run.

@@ -24,15 +24,10 @@ impl Board {
         self.make_inline(m);
     }
 
-    /// `make`, always inlined (for perft's hot loop).
+    /// The state `unmake` restores, before `m` is played.
     #[inline(always)]
-    pub(crate) fn make_inline(&mut self, m: Move) {
-        let us = self.side;
-        let them = us.flip();
-        let from = m.from();
-        let to = m.to();
-        let piece = self.squares[from.index()].expect("make: no piece on from-square");
-        let mut undo = Undo {
+    fn undo_record(&self, m: Move) -> Undo {
+        Undo {
             mv: m,
             captured: None,
             castle_rights: self.castle_rights,
@@ -41,7 +36,18 @@ impl Board {
             key: self.key,
             checkers: self.checkers,
             pinned: self.pinned,
-        };
+        }
+    }
+
+    /// `make`, always inlined (for perft's hot loop).
+    #[inline(always)]
+    pub(crate) fn make_inline(&mut self, m: Move) {
+        let us = self.side;
+        let them = us.flip();
+        let from = m.from();
+        let to = m.to();
+        let piece = self.squares[from.index()].expect("make: no piece on from-square");
+        let mut undo = self.undo_record(m);
         let mut key = self.key ^ zobrist::side();
         if let Some(ep) = self.ep.take() {
             key ^= zobrist::ep_file(ep.file());
@@ -178,16 +184,7 @@ impl Board {
     /// Passes the move (for null-move pruning). Must not be called in check.
     pub fn make_null(&mut self) {
         debug_assert!(!self.in_check());
-        self.stack.push(Undo {
-            mv: Move::NULL,
-            captured: None,
-            castle_rights: self.castle_rights,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-            checkers: self.checkers,
-            pinned: self.pinned,
-        });
+        self.stack.push(self.undo_record(Move::NULL));
         let mut key = self.key ^ zobrist::side();
         if let Some(ep) = self.ep.take() {
             key ^= zobrist::ep_file(ep.file());

@@ -348,8 +348,9 @@ impl Board {
     // ---- draws --------------------------------------------------------------------------
 
     /// Repetition draw: the position occurred before within the reversible plies; a single
-    /// earlier occurrence counts when it lies within the last `search_ply` plies (inside the
-    /// search tree), otherwise two earlier occurrences are needed (threefold).
+    /// earlier occurrence counts when it lies strictly inside the search tree (after the
+    /// root, fewer than `search_ply` plies back), otherwise two earlier occurrences are
+    /// needed (threefold).
     pub fn is_repetition(&self, search_ply: usize) -> bool {
         let n = self.stack.len();
         let limit = (self.halfmove as usize).min(n);
@@ -357,7 +358,7 @@ impl Board {
         let mut i = 4;
         while i <= limit {
             if self.stack[n - i].key == self.key {
-                if i <= search_ply {
+                if i < search_ply {
                     return true;
                 }
                 seen += 1;

@@ -203,6 +203,19 @@ pub struct Searcher {
     root_excluded: Vec<Move>,
 }
 
+/// The bound type of a node's result: a fail-high is a lower bound, a raised alpha is exact,
+/// anything else an upper bound.
+#[inline(always)]
+fn bound_of(best_score: i32, beta: i32, raised_alpha: bool) -> u8 {
+    if best_score >= beta {
+        BOUND_LOWER
+    } else if raised_alpha {
+        BOUND_EXACT
+    } else {
+        BOUND_UPPER
+    }
+}
+
 #[inline(always)]
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
@@ -297,28 +310,39 @@ impl Searcher {
         let mut prev_scores = vec![0i32; multipv];
 
         'deepening: for depth in 1..=max_depth {
+            // MultiPV: each line is searched with the better lines' first moves excluded;
+            // the lines are then reported best first.
             self.root_excluded.clear();
+            let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(multipv);
             for pv_idx in 0..multipv {
                 let (score, bound_ok) = self.aspiration(depth, prev_scores[pv_idx], pv_idx, reporter);
                 if self.stopped && !bound_ok {
-                    break 'deepening;
+                    break;
                 }
                 let line: Vec<Move> = self.pv.line(0).to_vec();
                 if line.is_empty() {
-                    break 'deepening;
+                    break;
                 }
-                prev_scores[pv_idx] = score;
-                if pv_idx == 0 {
-                    best = line[0];
-                    best_pv = line.clone();
-                    best_score = score;
-                    completed_depth = depth;
-                }
-                reporter.report(&self.make_report(depth, pv_idx + 1, score, Bound::Exact, line.clone()));
                 self.root_excluded.push(line[0]);
+                lines.push((score, line));
                 if self.stopped {
-                    break 'deepening;
+                    break;
                 }
+            }
+            if lines.is_empty() {
+                break 'deepening;
+            }
+            lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+            for (i, (score, line)) in lines.iter().enumerate() {
+                prev_scores[i] = *score;
+                reporter.report(&self.make_report(depth, i + 1, *score, Bound::Exact, line.clone()));
+            }
+            best = lines[0].1[0];
+            best_pv = lines[0].1.clone();
+            best_score = lines[0].0;
+            completed_depth = depth;
+            if self.stopped {
+                break 'deepening;
             }
             // Stop early: mate found within the requested distance, or soft time used.
             if let Some(m) = self.limits.mate {
@@ -389,14 +413,14 @@ impl Searcher {
                 return (score, false);
             }
             if score <= alpha {
-                if self.start.elapsed() > Duration::from_secs(1) && pv_idx == 0 {
+                if self.start.elapsed() > Duration::from_secs(1) && pv_idx == 0 && self.pv.lens[0] > 0 {
                     let pv = self.pv.line(0).to_vec();
                     reporter.report(&self.make_report(depth, pv_idx + 1, alpha, Bound::Upper, pv));
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
-                if self.start.elapsed() > Duration::from_secs(1) && pv_idx == 0 {
+                if self.start.elapsed() > Duration::from_secs(1) && pv_idx == 0 && self.pv.lens[0] > 0 {
                     let pv = self.pv.line(0).to_vec();
                     reporter.report(&self.make_report(depth, pv_idx + 1, beta, Bound::Lower, pv));
                 }
@@ -557,7 +581,7 @@ impl Searcher {
 
         // Step 9. Internal iterative reduction: without a hash move this node was not
         // searched before; search it a little shallower.
-        if tt_move.is_null() && depth >= IIR_DEPTH && (pv_node || cut_node) {
+        if !root && tt_move.is_null() && depth >= IIR_DEPTH && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -631,7 +655,7 @@ impl Searcher {
                 r += cut_node as i32;
                 r -= gives_check as i32;
                 r -= is_refutation_score(order) as i32;
-                if quiet {
+                if quiet && !is_refutation_score(order) {
                     r -= (order / LMR_HISTORY_DIVISOR).clamp(-2, 2);
                 }
                 let r = r.clamp(0, new_depth - 1);
@@ -684,13 +708,7 @@ impl Searcher {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
 
-        let bound = if best_score >= beta {
-            BOUND_LOWER
-        } else if alpha > orig_alpha {
-            BOUND_EXACT
-        } else {
-            BOUND_UPPER
-        };
+        let bound = bound_of(best_score, beta, alpha > orig_alpha);
         if !(root && !self.root_excluded.is_empty()) {
             self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), depth, bound);
         }
@@ -791,13 +809,7 @@ impl Searcher {
         if in_check && legal == 0 {
             return -MATE + ply as i32;
         }
-        let bound = if best_score >= beta {
-            BOUND_LOWER
-        } else if alpha > orig_alpha {
-            BOUND_EXACT
-        } else {
-            BOUND_UPPER
-        };
+        let bound = bound_of(best_score, beta, alpha > orig_alpha);
         self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), 0, bound);
         best_score
     }

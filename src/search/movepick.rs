@@ -56,11 +56,11 @@ pub struct MovePicker {
     refutations: [Move; 3],
     /// Moves before `next` were handed out (or set aside as bad captures).
     next: usize,
-    /// End of the tactical moves after `InitCaptures` partitions them to the front.
+    /// End of the tactical moves still to pick; losing captures found while picking are
+    /// swapped to just before `captures_end`, so they wait in `tactical_end..captures_end`.
     tactical_end: usize,
-    bad: [Move; MAX_MOVES],
-    bad_scores: [i32; MAX_MOVES],
-    n_bad: usize,
+    captures_end: usize,
+    /// Next losing capture to hand out (counts down from `captures_end`).
     bad_next: usize,
     quiescence: bool,
 }
@@ -93,9 +93,7 @@ impl MovePicker {
             refutations,
             next: 0,
             tactical_end: 0,
-            bad: [Move::NULL; MAX_MOVES],
-            bad_scores: [0; MAX_MOVES],
-            n_bad: 0,
+            captures_end: 0,
             bad_next: 0,
             quiescence,
         }
@@ -147,17 +145,22 @@ impl MovePicker {
                     let mut end = self.next;
                     for i in self.next..n {
                         let m = self.list[i];
-                        if self.quiescence || is_tactical(board, m) {
+                        let tactical = is_tactical(board, m);
+                        if self.quiescence || tactical {
                             self.swap(end, i);
-                            self.scores[end] = if is_tactical(board, m) { mvv_lva(board, m) } else { 0 };
+                            self.scores[end] = if tactical { mvv_lva(board, m) } else { 0 };
                             end += 1;
                         }
                     }
                     self.tactical_end = end;
+                    self.captures_end = end;
+                    self.bad_next = end;
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
                     if self.next >= self.tactical_end {
+                        // Quiet moves start after the parked losing captures.
+                        self.next = self.captures_end;
                         self.stage = if self.quiescence { Stage::Done } else { Stage::Refutations };
                         continue;
                     }
@@ -171,9 +174,10 @@ impl MovePicker {
                     }
                     let under = m.is_promotion() && m.promotion() != Piece::Queen;
                     if under || !see_ge(board, m, 0) {
-                        self.bad[self.n_bad] = m;
-                        self.bad_scores[self.n_bad] = sc;
-                        self.n_bad += 1;
+                        // Park it after the remaining candidates; hand it out last.
+                        self.next -= 1;
+                        self.tactical_end -= 1;
+                        self.swap(self.next, self.tactical_end);
                         continue;
                     }
                     return Some((m, GOOD_CAPTURE + sc));
@@ -219,13 +223,14 @@ impl MovePicker {
                     return Some(r);
                 }
                 Stage::BadCaptures => {
-                    if self.bad_next >= self.n_bad {
+                    // Parked in the order found (best MVV/LVA first) from captures_end down.
+                    if self.bad_next <= self.tactical_end {
                         self.stage = Stage::Done;
                         continue;
                     }
+                    self.bad_next -= 1;
                     let i = self.bad_next;
-                    self.bad_next += 1;
-                    return Some((self.bad[i], BAD_CAPTURE + self.bad_scores[i]));
+                    return Some((self.list[i], BAD_CAPTURE + self.scores[i]));
                 }
                 Stage::Done => return None,
             }

@@ -69,10 +69,16 @@ fn unpack(data: u64) -> (TtEntry, u8) {
 impl TranspositionTable {
     /// A table of about `mb` MiB (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
+        Self::try_new(mb).expect("out of memory for the hash table")
+    }
+
+    /// Like `new`, but reports an allocation failure instead of aborting.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
         let n = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(n);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n).map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
         buckets.resize_with(n, Bucket::default);
-        TranspositionTable { buckets, age: AtomicU8::new(0) }
+        Ok(TranspositionTable { buckets, age: AtomicU8::new(0) })
     }
 
     /// Empties the table.
@@ -124,9 +130,10 @@ impl TranspositionTable {
                 break;
             }
             if s.check.load(Ordering::Relaxed) ^ data == key {
-                let (old, _) = unpack(data);
-                // Keep a deeper exact result of the same position unless this one is exact.
-                if bound != BOUND_EXACT && old.depth > depth + 3 && old.bound == BOUND_EXACT {
+                let (old, old_age) = unpack(data);
+                // A much shallower bound (e.g. from quiescence) does not overwrite a deep
+                // result of this search; an exact score always does.
+                if bound != BOUND_EXACT && old.depth >= depth + 4 && old_age == age {
                     return;
                 }
                 let mv = if mv.is_null() { old.mv } else { mv };

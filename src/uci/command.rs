@@ -25,6 +25,8 @@ impl GoParams {
     /// The clock of the side to move (`white` = white to move).
     pub fn clock(&self, white: bool) -> Clock {
         let (time, inc) = if white { (self.wtime, self.winc) } else { (self.btime, self.binc) };
+        // A GUI that sends only the other side's clock still gets a timed search.
+        let time = time.or(if white { self.btime } else { self.wtime });
         Clock { time_ms: time, inc_ms: inc, movestogo: self.movestogo, movetime_ms: self.movetime }
     }
 }

@@ -149,7 +149,16 @@ impl Engine {
             Command::Eval => send(&format!("info string eval {} cp (side to move)", crate::eval::evaluate(&self.board))),
             Command::Bench(d) => {
                 self.stop_search();
-                let r = crate::bench::run(d.unwrap_or(crate::bench::BENCH_DEPTH), |_, _, _| {});
+                let opts = crate::search::Options { qsearch_see: self.options.qsearch_see };
+                let r = crate::bench::run_with(d.unwrap_or(crate::bench::BENCH_DEPTH), opts, |_, _, _| {});
+                let s = r.stats;
+                send(&format!(
+                    "info string qnodes {} ({:.1}%) see-pruned {} delta-pruned {}",
+                    s.qnodes,
+                    100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
+                    s.see_pruned,
+                    s.delta_pruned
+                ));
                 let nps = r.stats.nodes as u128 * 1000 / r.millis.max(1);
                 send(&format!("{} nodes {} nps", r.stats.nodes, nps));
             }
@@ -161,7 +170,19 @@ impl Engine {
         match self.options.set(name, value) {
             Ok(Change::Hash) => {
                 self.stop_search();
-                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+                // Free the old table before allocating the new one, so memory never holds both.
+                self.tt = Arc::new(TranspositionTable::new(1));
+                if let Some(s) = self.searcher.as_mut() {
+                    s.set_tt(self.tt.clone());
+                }
+                match TranspositionTable::try_new(self.options.hash_mb) {
+                    Ok(t) => self.tt = Arc::new(t),
+                    Err(e) => {
+                        send(&format!("info string error: {e}; keeping a 16 MB table"));
+                        self.options.hash_mb = options::HASH_DEFAULT;
+                        self.tt = Arc::new(TranspositionTable::new(options::HASH_DEFAULT));
+                    }
+                }
                 if let Some(s) = self.searcher.as_mut() {
                     s.set_tt(self.tt.clone());
                 }
