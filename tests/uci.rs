@@ -613,7 +613,10 @@ fn fuzz_random_token_lines() {
     assert!(count("info string error: ") > 1000, "errors: {}", count("info string error: "));
     eprintln!("fuzz: {} errors, {} bestmoves, {} info depth, {} perfts", count("info string error: "), count("bestmove"), count("info depth"), count("Nodes searched"));
     assert!(count("bestmove") > 50, "bestmoves: {}", count("bestmove"));
-    assert!(count("info depth") > 50, "searches: {}", count("info depth"));
+    // Most fuzzed searches are tiny (nodes 0-3, 0 ms clocks, stopped by the next line), so
+    // few reach a completed depth; a `go` that gives only the other side's clock is now
+    // timed from it instead of running unbounded, which removed most long searches here.
+    assert!(count("info depth") > 5, "searches: {}", count("info depth"));
     assert!(count("Nodes searched") > 10, "perfts: {}", count("Nodes searched"));
     assert!(count("readyok") > 50);
     assert!(count("uciok") > 5);
