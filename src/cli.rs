@@ -53,6 +53,11 @@ fn split_args<'a>(
     Ok((pos, flags))
 }
 
+/// Reads a suite file, with a one-line message on failure.
+fn read_input(path: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))
+}
+
 fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
     v.parse().map_err(|_| format!("{what} must be a number, got '{v}'"))
 }
@@ -150,9 +155,9 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
             return usage_error(&e);
         }
     }
-    let text = match std::fs::read_to_string(pos[0]) {
+    let text = match read_input(pos[0]) {
         Ok(t) => t,
-        Err(e) => return usage_error(&format!("cannot read '{}': {e}", pos[0])),
+        Err(e) => return usage_error(&e),
     };
     let start = Instant::now();
     let (mut passed, mut failed, mut nodes) = (0u64, 0u64, 0u64);
@@ -308,9 +313,9 @@ pub fn epd_command(args: &[String]) -> i32 {
             return usage_error(&e);
         }
     }
-    let text = match std::fs::read_to_string(pos[0]) {
+    let text = match read_input(pos[0]) {
         Ok(t) => t,
-        Err(e) => return usage_error(&format!("cannot read '{}': {e}", pos[0])),
+        Err(e) => return usage_error(&e),
     };
     let tt = Arc::new(TranspositionTable::new(hash));
     let control = Arc::new(Control::default());
