@@ -14,6 +14,16 @@ impl Bitboard {
     pub const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
     pub const RANK_1: Bitboard = Bitboard(0xFF);
 
+    /// The set whose bit i is square i.
+    #[inline(always)]
+    pub const fn from_raw(bits: u64) -> Bitboard {
+        Bitboard(bits)
+    }
+    /// The bits of the set (bit i = square i).
+    #[inline(always)]
+    pub const fn raw(self) -> u64 {
+        self.0
+    }
     #[inline(always)]
     pub const fn file(f: u8) -> Bitboard {
         Bitboard(Self::FILE_A.0 << f)

@@ -27,6 +27,17 @@ pub enum MoveKind {
 pub struct Move(pub u16);
 
 impl Move {
+    /// The move from its 16-bit encoding (as stored in the transposition table).
+    #[inline(always)]
+    pub const fn from_raw(bits: u16) -> Move {
+        Move(bits)
+    }
+    /// The 16-bit encoding.
+    #[inline(always)]
+    pub const fn raw(self) -> u16 {
+        self.0
+    }
+
     pub const NULL: Move = Move(0);
 
     #[inline(always)]

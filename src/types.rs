@@ -96,6 +96,12 @@ impl Square {
     pub const fn new(file: u8, rank: u8) -> Square {
         Square(rank * 8 + file)
     }
+    /// The square with index `i` (a1 = 0 … h8 = 63).
+    #[inline(always)]
+    pub const fn from_index(i: usize) -> Square {
+        debug_assert!(i < 64);
+        Square(i as u8)
+    }
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
