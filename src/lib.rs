@@ -17,6 +17,7 @@ pub mod eval;
 pub mod json;
 pub mod movegen;
 pub mod perft;
+pub mod perft_diff;
 pub mod perft_table;
 pub mod progress;
 pub mod san;
