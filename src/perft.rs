@@ -321,8 +321,9 @@ unsafe fn perft_hashed_popcnt(board: &mut Board, depth: u32, bulk: bool, h: &Has
         depth,
         bulk,
         h,
-        // SAFETY (both): only reached through `perft_hashed`, which checked for `popcnt`.
+        // SAFETY: only reached through `perft_hashed`, which checked for `popcnt`.
         |b, d, bulk, h| unsafe { perft_hashed_popcnt(b, d, bulk, h) },
+        // SAFETY: as above.
         |b, d, bulk| unsafe { perft_popcnt(b, d, bulk) },
     )
 }
