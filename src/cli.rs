@@ -249,8 +249,8 @@ pub fn see_command(args: &[String]) -> i32 {
 /// One EPD test record: position, best moves, moves to avoid, id.
 pub struct EpdRecord {
     pub board: Board,
-    pub bm: Vec<crate::movegen::Move>,
-    pub am: Vec<crate::movegen::Move>,
+    pub bm: Vec<crate::moves::Move>,
+    pub am: Vec<crate::moves::Move>,
     pub id: String,
 }
 

@@ -1,5 +1,5 @@
-//! Legal move generation straight from check and pin masks (no make/test/unmake), the
-//! 16-bit `Move` and the fixed-capacity `MoveList`.
+//! Legal move generation straight from check and pin masks (no make/test/unmake), and the
+//! fixed-capacity `MoveList`.
 //!
 //! One generator serves every use: it reports moves to a `MoveSink` as (origin, target set)
 //! groups. A `MoveList` expands the groups into moves; a `MoveCounter` only counts them
@@ -8,123 +8,9 @@
 use crate::bitboard::Bitboard;
 use crate::board::{castle_bit, Board, KING_SIDE, QUEEN_SIDE};
 use crate::tables::{self, between, line};
+use crate::moves::{Move, MoveKind};
 use crate::types::{Color, Piece, Square};
-use std::fmt;
 use std::mem::MaybeUninit;
-
-/// What kind of move: bits 12-13 of the encoding.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum MoveKind {
-    Normal = 0,
-    Promotion = 1,
-    EnPassant = 2,
-    /// Encoded king-from -> own-rook-square (works for Chess960 and standard chess).
-    Castle = 3,
-}
-
-/// A move in 16 bits: from (0-5), to (6-11), kind (12-13), promotion piece (14-15: N B R Q).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
-pub struct Move(pub u16);
-
-impl Move {
-    /// The move from its 16-bit encoding (as stored in the transposition table).
-    #[inline(always)]
-    pub const fn from_raw(bits: u16) -> Move {
-        Move(bits)
-    }
-    /// The 16-bit encoding.
-    #[inline(always)]
-    pub const fn raw(self) -> u16 {
-        self.0
-    }
-
-    pub const NULL: Move = Move(0);
-
-    #[inline(always)]
-    pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
-        Move(from.0 as u16 | (to.0 as u16) << 6 | (kind as u16) << 12)
-    }
-    #[inline(always)]
-    pub const fn promotion_to(from: Square, to: Square, p: Piece) -> Move {
-        Move(from.0 as u16 | (to.0 as u16) << 6 | (MoveKind::Promotion as u16) << 12 | ((p as u16 - 1) << 14))
-    }
-    #[inline(always)]
-    pub const fn from(self) -> Square {
-        Square((self.0 & 63) as u8)
-    }
-    #[inline(always)]
-    pub const fn to(self) -> Square {
-        Square((self.0 >> 6 & 63) as u8)
-    }
-    #[inline(always)]
-    pub const fn kind(self) -> MoveKind {
-        match self.0 >> 12 & 3 {
-            0 => MoveKind::Normal,
-            1 => MoveKind::Promotion,
-            2 => MoveKind::EnPassant,
-            _ => MoveKind::Castle,
-        }
-    }
-    #[inline(always)]
-    pub const fn is_null(self) -> bool {
-        self.0 == 0
-    }
-    /// The promotion piece (only meaningful for promotions).
-    #[inline(always)]
-    pub const fn promotion(self) -> Piece {
-        Piece::from_index((self.0 >> 14) as usize + 1)
-    }
-    #[inline(always)]
-    pub const fn is_promotion(self) -> bool {
-        self.0 >> 12 & 3 == MoveKind::Promotion as u16
-    }
-    #[inline(always)]
-    pub const fn is_castle(self) -> bool {
-        self.0 >> 12 & 3 == MoveKind::Castle as u16
-    }
-    #[inline(always)]
-    pub const fn is_en_passant(self) -> bool {
-        self.0 >> 12 & 3 == MoveKind::EnPassant as u16
-    }
-    /// The square the king ends on (castling) or `to()` for every other move.
-    #[inline(always)]
-    pub fn king_dest(self) -> Square {
-        if self.is_castle() {
-            let file = if self.to().0 > self.from().0 { 6 } else { 2 };
-            Square::new(file, self.from().rank())
-        } else {
-            self.to()
-        }
-    }
-    /// UCI notation; castling as king-takes-rook when `chess960`, else as the king's two-step.
-    pub fn uci(self, chess960: bool) -> UciMove {
-        UciMove(self, chess960)
-    }
-}
-
-impl fmt::Debug for Move {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{}", self.uci(true))
-    }
-}
-
-/// Display adapter for a move in UCI notation.
-pub struct UciMove(Move, bool);
-
-impl fmt::Display for UciMove {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let m = self.0;
-        if m.is_null() {
-            return write!(f, "0000");
-        }
-        let to = if m.is_castle() && !self.1 { m.king_dest() } else { m.to() };
-        write!(f, "{}{}", m.from(), to)?;
-        if m.is_promotion() {
-            write!(f, "{}", m.promotion().char())?;
-        }
-        Ok(())
-    }
-}
 
 /// Maximum number of legal moves in any chess position is 218.
 pub const MAX_MOVES: usize = 256;

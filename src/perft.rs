@@ -3,7 +3,8 @@
 //! root moves split over threads, and a shared lock-free transposition table.
 
 use crate::board::Board;
-use crate::movegen::{Move, MoveList, ALL};
+use crate::movegen::{MoveList, ALL};
+use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// How to run perft. Every combination gives the same counts.

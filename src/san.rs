@@ -1,7 +1,7 @@
 //! Standard algebraic notation (SAN) for reading EPD `bm`/`am` operations and for display.
 
 use crate::board::Board;
-use crate::movegen::Move;
+use crate::moves::Move;
 use crate::types::{Piece, Square};
 
 /// Finds the legal move written `san` (check/mate marks and annotations ignored).

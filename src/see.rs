@@ -17,7 +17,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::movegen::{Move, MoveKind};
+use crate::moves::{Move, MoveKind};
 use crate::tables;
 use crate::types::{Color, Piece, Square};
 

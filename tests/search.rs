@@ -5,7 +5,7 @@
 
 use horizon::board::Board;
 use horizon::cli::parse_epd;
-use horizon::movegen::Move;
+use horizon::Move;
 use horizon::search::params::MATE;
 use horizon::search::tt::TranspositionTable;
 use horizon::search::{Control, Limits, Report, Reporter, Score, SearchResult, Searcher, Silent};

@@ -3,7 +3,7 @@
 //! the `see_ge` shortcut with the full `see` on the suite and on random positions.
 
 use horizon::board::Board;
-use horizon::movegen::Move;
+use horizon::Move;
 use horizon::san::parse_san;
 use horizon::see::{see, see_ge, see_value};
 use horizon::types::Piece;

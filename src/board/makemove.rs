@@ -3,7 +3,7 @@
 //! bit-for-bit as it was.
 
 use super::{Board, Undo, KING_SIDE, QUEEN_SIDE};
-use crate::movegen::{Move, MoveKind};
+use crate::moves::{Move, MoveKind};
 use crate::tables::{self, zobrist};
 use crate::types::{Color, Piece, Square};
 

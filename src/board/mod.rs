@@ -10,7 +10,7 @@ pub use fen::FenError;
 pub use makemove::castle_destinations;
 
 use crate::bitboard::Bitboard;
-use crate::movegen::Move;
+use crate::moves::Move;
 use crate::tables::{self, zobrist};
 use crate::types::{Color, Piece, Square};
 

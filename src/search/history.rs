@@ -2,7 +2,7 @@
 //! from/to squares, and counter-moves indexed by the previous move's piece and target.
 
 use super::params::{HISTORY_BONUS_CAP, HISTORY_MAX, HISTORY_SCALE, MAX_PLY};
-use crate::movegen::Move;
+use crate::moves::Move;
 use crate::types::Color;
 
 pub struct History {

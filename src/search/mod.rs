@@ -14,7 +14,7 @@ pub mod tt;
 
 use crate::board::Board;
 use crate::eval::evaluate;
-use crate::movegen::Move;
+use crate::moves::Move;
 use crate::see::{captured_value, see_ge};
 use crate::types::Piece;
 use history::History;

@@ -7,7 +7,8 @@
 
 use super::history::History;
 use crate::board::Board;
-use crate::movegen::{Move, MoveList, MAX_MOVES};
+use crate::movegen::{MoveList, MAX_MOVES};
+use crate::moves::Move;
 use crate::see::{captured_value, see_ge};
 
 use crate::types::Piece;

@@ -6,7 +6,7 @@
 //! if the new one has none); otherwise the entry with the lowest `depth - 8 * age
 //! distance` is replaced, so old searches' entries go first and deep entries stay.
 
-use crate::movegen::Move;
+use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 pub const BOUND_NONE: u8 = 0;

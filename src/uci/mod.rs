@@ -7,7 +7,7 @@ pub mod command;
 pub mod options;
 
 use crate::board::Board;
-use crate::movegen::Move;
+use crate::moves::Move;
 use crate::perft::{self, PerftOptions};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Bound, Control, Limits, Report, Reporter, Score, Searcher};
