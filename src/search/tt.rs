@@ -6,6 +6,7 @@
 //! if the new one has none); otherwise the entry with the lowest `depth - 8 * age
 //! distance` is replaced, so old searches' entries go first and deep entries stay.
 
+use super::params::MATE_BOUND;
 use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -170,5 +171,40 @@ impl TranspositionTable {
             }
         }
         (used * 1000 / (n * BUCKET_SIZE).max(1)) as u32
+    }
+}
+
+/// The bound type of a node's result: a fail-high is a lower bound, a raised alpha is exact,
+/// anything else an upper bound.
+#[inline(always)]
+pub(crate) fn bound_of(best_score: i32, beta: i32, raised_alpha: bool) -> u8 {
+    if best_score >= beta {
+        BOUND_LOWER
+    } else if raised_alpha {
+        BOUND_EXACT
+    } else {
+        BOUND_UPPER
+    }
+}
+
+#[inline(always)]
+pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline(always)]
+pub(crate) fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
     }
 }
