@@ -9,7 +9,7 @@ use crate::bitboard::Bitboard;
 use crate::board::{castle_bit, Board, KING_SIDE, QUEEN_SIDE};
 use crate::tables::{self, between, line};
 use crate::moves::{Move, MoveKind};
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, Piece, Rank, Square};
 use std::mem::MaybeUninit;
 
 /// Maximum number of legal moves in any chess position is 218.
@@ -121,13 +121,13 @@ impl MoveSink for MoveList {
     #[inline(always)]
     fn pawn_moves(&mut self, to: Bitboard, delta: i8) {
         for t in to {
-            self.push(Move::new(Square((t.0 as i8 - delta) as u8), t, MoveKind::Normal));
+            self.push(Move::new(Square::from_index((t.index() as i8 - delta) as u8 as usize), t, MoveKind::Normal));
         }
     }
     #[inline(always)]
     fn pawn_promotions(&mut self, to: Bitboard, delta: i8) {
         for t in to {
-            let from = Square((t.0 as i8 - delta) as u8);
+            let from = Square::from_index((t.index() as i8 - delta) as u8 as usize);
             for p in PROMOS {
                 self.push(Move::promotion_to(from, t, p));
             }
@@ -149,7 +149,15 @@ impl MoveSink for MoveList {
 
 /// Counts moves without listing them.
 #[derive(Default)]
-pub struct MoveCounter(pub u64);
+pub struct MoveCounter(u64);
+
+impl MoveCounter {
+    /// The number of moves counted so far.
+    #[inline(always)]
+    pub fn count(&self) -> u64 {
+        self.0
+    }
+}
 
 impl MoveSink for MoveCounter {
     #[inline(always)]
@@ -331,8 +339,8 @@ impl Board {
         let free = pawns & !pinned;
         let empty = !occ;
         let (up, last_rank, third_rank) = match us {
-            Color::White => (8i8, Bitboard::rank(7), Bitboard::rank(2)),
-            Color::Black => (-8i8, Bitboard::rank(0), Bitboard::rank(5)),
+            Color::White => (8i8, Bitboard::rank(Rank::Eighth), Bitboard::rank(Rank::Third)),
+            Color::Black => (-8i8, Bitboard::rank(Rank::First), Bitboard::rank(Rank::Sixth)),
         };
 
         // Pushes.
@@ -374,7 +382,7 @@ impl Board {
         if MODE != QUIETS {
             if let Some(ep) = self.ep_square() {
                 let them = us.flip();
-                let cap_sq = Square(ep.0 ^ 8);
+                let cap_sq = ep.ep_victim();
                 let checkers = self.checkers();
                 if checkers.is_empty() || checkers.has(cap_sq) || check_mask.has(ep) {
                     let theirs_bq = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & theirs;
@@ -452,7 +460,7 @@ impl Board {
         let mover = if m.is_promotion() { m.promotion() } else { self.piece_on(from).unwrap_or(Piece::Pawn) };
         let mut occ = (self.occupied() ^ from.bb()) | to.bb();
         if m.is_en_passant() {
-            occ ^= Square(to.0 ^ 8).bb();
+            occ ^= to.ep_victim().bb();
         }
         // Direct check from the destination.
         let direct = match mover {

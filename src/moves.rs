@@ -2,8 +2,10 @@
 //! the move generator, the transposition table, the history tables and SEE, so it sits
 //! below all of them and depends only on the small types.
 
-use crate::types::{Piece, Square};
+use crate::error::MoveParseError;
+use crate::types::{File, Piece, Square};
 use std::fmt;
+use std::str::FromStr;
 
 /// What kind of move: bits 12-13 of the encoding.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -16,8 +18,9 @@ pub enum MoveKind {
 }
 
 /// A move in 16 bits: from (0-5), to (6-11), kind (12-13), promotion piece (14-15: N B R Q).
+/// The bits are private: build moves with the constructors or [`Move::from_raw`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
-pub struct Move(pub u16);
+pub struct Move(u16);
 
 impl Move {
     /// The move from its 16-bit encoding (as stored in the transposition table).
@@ -35,19 +38,20 @@ impl Move {
 
     #[inline(always)]
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
-        Move(from.0 as u16 | (to.0 as u16) << 6 | (kind as u16) << 12)
+        Move(from.index() as u16 | (to.index() as u16) << 6 | (kind as u16) << 12)
     }
     #[inline(always)]
     pub const fn promotion_to(from: Square, to: Square, p: Piece) -> Move {
-        Move(from.0 as u16 | (to.0 as u16) << 6 | (MoveKind::Promotion as u16) << 12 | ((p as u16 - 1) << 14))
+        debug_assert!(p as u8 >= Piece::Knight as u8 && p as u8 <= Piece::Queen as u8);
+        Move(from.index() as u16 | (to.index() as u16) << 6 | (MoveKind::Promotion as u16) << 12 | ((p as u16 - 1) << 14))
     }
     #[inline(always)]
     pub const fn from(self) -> Square {
-        Square((self.0 & 63) as u8)
+        Square::from_index((self.0 & 63) as usize)
     }
     #[inline(always)]
     pub const fn to(self) -> Square {
-        Square((self.0 >> 6 & 63) as u8)
+        Square::from_index((self.0 >> 6 & 63) as usize)
     }
     #[inline(always)]
     pub const fn kind(self) -> MoveKind {
@@ -83,7 +87,7 @@ impl Move {
     #[inline(always)]
     pub fn king_dest(self) -> Square {
         if self.is_castle() {
-            let file = if self.to().0 > self.from().0 { 6 } else { 2 };
+            let file = if self.to() > self.from() { File::G } else { File::C };
             Square::new(file, self.from().rank())
         } else {
             self.to()
@@ -116,5 +120,34 @@ impl fmt::Display for UciMove {
             write!(f, "{}", m.promotion().char())?;
         }
         Ok(())
+    }
+}
+
+impl FromStr for Move {
+    type Err = MoveParseError;
+
+    /// Reads a move in UCI notation without a position: from and to squares and an
+    /// optional promotion letter (`e2e4`, `e7e8q`), or `0000` for the null move. Whether
+    /// a move is castling or en passant depends on the position, so these come back as
+    /// normal moves; [`Board::parse_uci_move`](crate::board::Board::parse_uci_move) finds
+    /// the legal move a text means.
+    fn from_str(s: &str) -> Result<Move, MoveParseError> {
+        let bad = || MoveParseError(s.to_string());
+        if s == "0000" {
+            return Ok(Move::NULL);
+        }
+        if !s.is_ascii() || !(4..=5).contains(&s.len()) {
+            return Err(bad());
+        }
+        let from: Square = s[0..2].parse().map_err(|_| bad())?;
+        let to: Square = s[2..4].parse().map_err(|_| bad())?;
+        if from == to {
+            return Err(bad());
+        }
+        match s[4..].chars().next() {
+            None => Ok(Move::new(from, to, MoveKind::Normal)),
+            Some(c @ ('n' | 'b' | 'r' | 'q')) => Ok(Move::promotion_to(from, to, Piece::from_char(c).ok_or_else(bad)?)),
+            Some(_) => Err(bad()),
+        }
     }
 }

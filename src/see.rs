@@ -19,7 +19,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::moves::{Move, MoveKind};
 use crate::tables;
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, Piece, Rank, Square};
 
 /// SEE piece values, indexed by `Piece`.
 pub const SEE_VALUES: [i32; 6] = [100, 300, 300, 500, 900, 20000];
@@ -74,7 +74,7 @@ pub fn see(board: &Board, m: Move) -> i32 {
         on_square = see_value(m.promotion());
     }
     if m.kind() == MoveKind::EnPassant {
-        occ ^= Square(to.0 ^ 8).bb();
+        occ ^= to.ep_victim().bb();
     }
     occ |= to.bb();
     let bq = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
@@ -83,7 +83,7 @@ pub fn see(board: &Board, m: Move) -> i32 {
     let mut side = us.flip();
     let mut d = 0;
     loop {
-        let promo_rank = to.rank() == if side == Color::White { 7 } else { 0 };
+        let promo_rank = to.rank() == Rank::Eighth.relative(side);
         let Some((p, sq)) = least_valuable(board, attackers, side, promo_rank) else { break };
         if p == Piece::King && (attackers & board.color(side.flip())).any() {
             break;
@@ -130,7 +130,7 @@ pub fn see_ge(board: &Board, m: Move, threshold: i32) -> bool {
     }
     // Even losing the mover keeps us at the threshold, unless a recapture could promote.
     let to = m.to();
-    let back_rank = to.rank() == 0 || to.rank() == 7;
+    let back_rank = to.rank() == Rank::First || to.rank() == Rank::Eighth;
     if !back_rank && first - on_square >= threshold {
         return true;
     }

@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 fn sq(s: &str) -> Square {
-    Square::parse(s).unwrap()
+    s.parse().unwrap()
 }
 
 fn ok(fen: &str) -> Board {
@@ -131,7 +131,7 @@ fn xfen_parses_like_shredder() {
         for c in [Color::White, Color::Black] {
             for side in [KING_SIDE, QUEEN_SIDE] {
                 if let Some(r) = b.castle_rook(c, side) {
-                    ours |= 1 << r.0;
+                    ours |= 1 << r.index();
                 }
             }
         }

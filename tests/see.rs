@@ -6,7 +6,7 @@ use horizon::board::Board;
 use horizon::Move;
 use horizon::san::parse_san;
 use horizon::see::{see, see_ge, see_value};
-use horizon::types::Piece;
+use horizon::types::{Piece, Rank};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -208,7 +208,7 @@ fn see_bounds_on_random_positions() {
             // A recapture by a pawn (not onto a promotion square) costs at least the mover
             // minus what was taken.
             let pawn_attackers = attackers & after.pieces(Piece::Pawn);
-            let back_rank = m.to().rank() == 0 || m.to().rank() == 7;
+            let back_rank = matches!(m.to().rank(), Rank::First | Rank::Eighth);
             if pawn_attackers.any() && !back_rank {
                 let mover = if m.is_promotion() { m.promotion() } else { board.piece_on(m.from()).unwrap() };
                 // The opponent may recapture with the pawn; we then win at most that pawn back.

@@ -2,7 +2,8 @@
 
 use super::{castle_bit, Board, KING_SIDE, QUEEN_SIDE};
 use crate::tables;
-use crate::types::{Color, Piece, Square};
+use crate::bitboard::Bitboard;
+use crate::types::{Color, File, Piece, Rank, Square};
 use std::fmt;
 
 /// Why a FEN was rejected. Each variant prints as one readable line.
@@ -10,7 +11,7 @@ use std::fmt;
 pub enum FenError {
     FieldCount(usize),
     RankCount(usize),
-    RankLength { rank: u8, squares: u32 },
+    RankLength { rank: Rank, squares: u32 },
     BadPieceChar(char),
     KingCount { color: &'static str, count: u32 },
     PawnOnBackRank(Square),
@@ -34,7 +35,7 @@ impl fmt::Display for FenError {
             FenError::RankLength { rank, squares } => write!(
                 f,
                 "invalid FEN: rank {} describes {squares} squares instead of 8",
-                rank + 1
+                rank.char()
             ),
             FenError::BadPieceChar(c) => write!(f, "invalid FEN: unknown piece character '{c}'"),
             FenError::KingCount { color, count } => {
@@ -75,8 +76,7 @@ impl Board {
         if ranks.len() != 8 {
             return Err(FenError::RankCount(ranks.len()));
         }
-        for (i, rank_str) in ranks.iter().enumerate() {
-            let rank = 7 - i as u8;
+        for (rank_str, rank) in ranks.iter().zip(Rank::ALL.into_iter().rev()) {
             let mut file: u32 = 0;
             for ch in rank_str.chars() {
                 if let Some(d) = ch.to_digit(10) {
@@ -90,7 +90,7 @@ impl Board {
                         return Err(FenError::RankLength { rank, squares: file + 1 });
                     }
                     let c = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
-                    b.put(c, p, Square::new(file as u8, rank));
+                    b.put(c, p, Square::new(File::from_index(file as usize), rank));
                     file += 1;
                 }
             }
@@ -107,7 +107,7 @@ impl Board {
                 return Err(FenError::TooManyPieces(name));
             }
         }
-        let back_ranks = crate::bitboard::Bitboard::rank(0) | crate::bitboard::Bitboard::rank(7);
+        let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
         if let Some(sq) = (b.pieces(Piece::Pawn) & back_ranks).next() {
             return Err(FenError::PawnOnBackRank(sq));
         }
@@ -130,16 +130,15 @@ impl Board {
         //    in the position (and key) only when a pawn can capture there.
         if fields[3] != "-" {
             let bad = || FenError::BadEnPassant(fields[3].to_string());
-            let ep = Square::parse(fields[3]).ok_or_else(bad)?;
+            let ep: Square = fields[3].parse().map_err(|_| bad())?;
             let us = b.side;
             let them = us.flip();
-            let ep_rank = if us == Color::White { 5 } else { 2 };
             // Check the rank first: the squares next to it are only on the board then.
-            if ep.rank() != ep_rank {
+            if ep.rank() != Rank::Sixth.relative(us) {
                 return Err(bad());
             }
-            let pushed = Square(if us == Color::White { ep.0 - 8 } else { ep.0 + 8 });
-            let origin = Square(if us == Color::White { ep.0 + 8 } else { ep.0 - 8 });
+            let pushed = ep.ep_victim();
+            let origin = Square::from_index(if us == Color::White { ep.index() + 8 } else { ep.index() - 8 });
             if !b.colored(them, Piece::Pawn).has(pushed)
                 || b.occupied().has(ep)
                 || b.occupied().has(origin)
@@ -176,7 +175,7 @@ impl Board {
     /// Adds one castling right from a `KQkq` / X-FEN / Shredder-FEN character.
     fn parse_castle_char(&mut self, ch: char, field: &str) -> Result<(), FenError> {
         let c = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
-        let back = if c == Color::White { 0 } else { 7 };
+        let back = Rank::First.relative(c);
         let king = self.king_sq(c);
         if king.rank() != back {
             return Err(FenError::CastlingWithoutPieces(ch));
@@ -187,7 +186,7 @@ impl Board {
             'k' => rooks.iter().rev().find(|s| s.file() > king.file()).copied(),
             'q' => rooks.iter().find(|s| s.file() < king.file()).copied(),
             f @ 'a'..='h' => {
-                let sq = Square::new(f as u8 - b'a', back);
+                let sq = Square::new(File::from_char(f).expect("a file letter"), back);
                 self.chess960 = true;
                 rooks.contains(&sq).then_some(sq)
             }
@@ -202,7 +201,7 @@ impl Board {
         if self.castle_rights & bit != 0 {
             return Err(FenError::BadCastling(field.to_string()));
         }
-        if king.file() != 4 || (rook.file() != 0 && rook.file() != 7) {
+        if king.file() != File::E || (rook.file() != File::A && rook.file() != File::H) {
             self.chess960 = true;
         }
         self.add_castle_right(c, side, king, rook);
@@ -213,9 +212,9 @@ impl Board {
     /// Shredder-FEN rook files in Chess960 positions.
     pub fn to_fen(&self) -> String {
         let mut s = String::with_capacity(90);
-        for r in (0..8).rev() {
+        for r in Rank::ALL.into_iter().rev() {
             let mut empty = 0;
-            for f in 0..8 {
+            for f in File::ALL {
                 let sq = Square::new(f, r);
                 match self.piece_on(sq) {
                     None => empty += 1,
@@ -232,7 +231,7 @@ impl Board {
             if empty > 0 {
                 s.push((b'0' + empty) as char);
             }
-            if r > 0 {
+            if r != Rank::First {
                 s.push('/');
             }
         }
@@ -243,7 +242,7 @@ impl Board {
                 if let Some(rook) = self.castle_rook(c, side) {
                     any = true;
                     let ch = if self.chess960 {
-                        (b'a' + rook.file()) as char
+                        rook.file().char()
                     } else if side == KING_SIDE {
                         'k'
                     } else {

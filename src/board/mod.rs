@@ -12,7 +12,7 @@ pub use makemove::castle_destinations;
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::tables::{self, zobrist};
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, File, Piece, Rank, Square};
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -29,15 +29,15 @@ pub const fn castle_bit(c: Color, side: usize) -> u8 {
 
 /// What `unmake` needs to restore a position.
 #[derive(Copy, Clone, Debug)]
-pub(crate) struct Undo {
-    pub mv: Move,
-    pub captured: Option<Piece>,
-    pub castle_rights: u8,
-    pub ep: Option<Square>,
-    pub halfmove: u16,
-    pub key: u64,
-    pub checkers: Bitboard,
-    pub pinned: Bitboard,
+struct Undo {
+    mv: Move,
+    captured: Option<Piece>,
+    castle_rights: u8,
+    ep: Option<Square>,
+    halfmove: u16,
+    key: u64,
+    checkers: Bitboard,
+    pinned: Bitboard,
 }
 
 #[derive(Clone)]
@@ -62,7 +62,7 @@ pub struct Board {
     checkers: Bitboard,
     pinned: Bitboard,
     chess960: bool,
-    pub(crate) stack: Vec<Undo>,
+    stack: Vec<Undo>,
 }
 
 impl Default for Board {
@@ -84,7 +84,7 @@ impl Board {
             squares: [None; 64],
             side: Color::White,
             castle_rights: 0,
-            castle_rooks: [[Square(0); 2]; 2],
+            castle_rooks: [[Square::from_index(0); 2]; 2],
             castle_mask: [0xF; 64],
             castle_empty: [[Bitboard::EMPTY; 2]; 2],
             castle_king_path: [[Bitboard::EMPTY; 2]; 2],
@@ -384,7 +384,7 @@ impl Board {
         let bishops = self.pieces(Piece::Bishop);
         if self.pieces(Piece::Knight).is_empty() {
             const DARK: u64 = 0xAA55_AA55_AA55_AA55;
-            return bishops.0 & DARK == 0 || bishops.0 & !DARK == 0;
+            return bishops.raw() & DARK == 0 || bishops.raw() & !DARK == 0;
         }
         false
     }
@@ -402,9 +402,9 @@ impl Board {
             return false;
         }
         for i in 0..64 {
-            let sq = Square(i);
+            let sq = Square::from_index(i);
             let expect = Piece::ALL.into_iter().find(|p| self.pieces[p.index()].has(sq));
-            if expect != self.squares[i as usize] {
+            if expect != self.squares[i] {
                 return false;
             }
         }
@@ -420,9 +420,9 @@ impl Board {
     /// A plain-text board diagram with the FEN and key, for `d` in the UCI loop.
     pub fn pretty(&self) -> String {
         let mut s = String::new();
-        for r in (0..8).rev() {
-            s.push_str(&format!(" {} ", r + 1));
-            for f in 0..8 {
+        for r in Rank::ALL.into_iter().rev() {
+            s.push_str(&format!(" {} ", r.char()));
+            for f in File::ALL {
                 let sq = Square::new(f, r);
                 let c = match (self.piece_on(sq), self.color_on(sq)) {
                     (Some(p), Some(Color::White)) => p.char().to_ascii_uppercase(),

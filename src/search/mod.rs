@@ -60,8 +60,8 @@ pub struct Searcher {
     board: Board,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
-    pub history: History,
-    pub options: Options,
+    history: History,
+    options: Options,
     stats: Stats,
     stack: [StackEntry; MAX_PLY + 4],
     pv: PvTable,
@@ -96,6 +96,16 @@ impl Searcher {
     /// Uses another hash table (after a `Hash` change).
     pub fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
         self.tt = tt;
+    }
+
+    /// Sets the search options (they stay until changed).
+    pub fn set_options(&mut self, options: Options) {
+        self.options = options;
+    }
+
+    /// The search options in use.
+    pub fn options(&self) -> Options {
+        self.options
     }
 
     /// Forgets everything learnt (for `ucinewgame` and deterministic bench positions).

@@ -69,7 +69,7 @@ pub struct MovePicker {
 impl MovePicker {
     /// Picker for the main search.
     pub fn new(board: &Board, hash_move: Move, history: &History, ply: usize, counter: Move) -> MovePicker {
-        let k = history.killers[ply];
+        let k = history.killers(ply);
         Self::build(board.legal_moves(), hash_move, [k[0], k[1], counter], false)
     }
 

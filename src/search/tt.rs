@@ -46,7 +46,7 @@ pub struct TranspositionTable {
 
 // data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: u8, age: u8) -> u64 {
-    mv.0 as u64
+    mv.raw() as u64
         | ((score as i16 as u16 as u64) << 16)
         | ((eval as i16 as u16 as u64) << 32)
         | ((depth.clamp(-1, 254) + 1) as u64) << 48
@@ -57,7 +57,7 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: u8, age: u8) -> u64 
 fn unpack(data: u64) -> (TtEntry, u8) {
     (
         TtEntry {
-            mv: Move(data as u16),
+            mv: Move::from_raw(data as u16),
             score: (data >> 16) as u16 as i16 as i32,
             eval: (data >> 32) as u16 as i16 as i32,
             depth: ((data >> 48) & 0xFF) as i32 - 1,

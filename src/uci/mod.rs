@@ -265,7 +265,7 @@ impl Engine {
         self.control.stop.store(false, Ordering::SeqCst);
         self.control.pondering.store(g.ponder, Ordering::SeqCst);
         let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.tt.clone(), self.control.clone()));
-        searcher.options.qsearch_see = self.options.qsearch_see;
+        searcher.set_options(crate::search::Options { qsearch_see: self.options.qsearch_see });
         let board = self.board.clone();
         let control = self.control.clone();
         let chess960 = self.options.chess960;
