@@ -2,23 +2,26 @@
 //! argument errors print one line to stderr and return 2.
 
 use crate::board::{Board, START_FEN};
+use crate::error::{ArgError, EpdError, ReadError};
 use crate::perft::{self, PerftOptions};
+use std::fmt::Display;
 use std::time::Instant;
 
 /// Exit code for bad arguments or input.
 pub const EXIT_USAGE: i32 = 2;
 
-fn usage_error(msg: &str) -> i32 {
+fn usage_error(msg: impl Display) -> i32 {
     eprintln!("error: {msg}");
     EXIT_USAGE
 }
 
-/// Applies space-separated UCI moves to `board`.
+/// Applies space-separated UCI moves to `board`. On an illegal move the board is left
+/// at the position before it, which the error names.
 pub fn apply_moves(board: &mut Board, moves: &str) -> Result<(), String> {
     for tok in moves.split_whitespace() {
         match board.parse_uci_move(tok) {
-            Some(m) => board.make(m),
-            None => return Err(format!("illegal move '{tok}' in position {}", board.to_fen())),
+            Ok(m) => board.make(m),
+            Err(e) => return Err(format!("{e} (position {})", board.to_fen())),
         }
     }
     Ok(())
@@ -30,21 +33,21 @@ fn split_args<'a>(
     args: &'a [String],
     value_flags: &[&str],
     bool_flags: &[&str],
-) -> Result<(Vec<&'a str>, Vec<(&'a str, &'a str)>), String> {
+) -> Result<(Vec<&'a str>, Vec<(&'a str, &'a str)>), ArgError> {
     let mut pos = Vec::new();
     let mut flags = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
         if value_flags.contains(&a) {
-            let v = args.get(i + 1).ok_or_else(|| format!("{a} needs a value"))?;
+            let v = args.get(i + 1).ok_or_else(|| ArgError::MissingValue(a.to_string()))?;
             flags.push((a, v.as_str()));
             i += 2;
         } else if bool_flags.contains(&a) {
             flags.push((a, ""));
             i += 1;
         } else if a.starts_with("--") {
-            return Err(format!("unknown option '{a}'"));
+            return Err(ArgError::UnknownFlag(a.to_string()));
         } else {
             pos.push(a);
             i += 1;
@@ -54,15 +57,15 @@ fn split_args<'a>(
 }
 
 /// Reads a suite file, with a one-line message on failure.
-fn read_input(path: &str) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))
+fn read_input(path: &str) -> Result<String, ReadError> {
+    std::fs::read_to_string(path).map_err(|source| ReadError { path: path.to_string(), source })
 }
 
-fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
-    v.parse().map_err(|_| format!("{what} must be a number, got '{v}'"))
+fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, ArgError> {
+    v.parse().map_err(|_| ArgError::NotANumber(what.to_string(), v.to_string()))
 }
 
-fn perft_options(flags: &[(&str, &str)]) -> Result<PerftOptions, String> {
+fn perft_options(flags: &[(&str, &str)]) -> Result<PerftOptions, ArgError> {
     let mut o = PerftOptions::default();
     for &(f, v) in flags {
         match f {
@@ -84,27 +87,27 @@ const PERFT_VALUE_FLAGS: [&str; 2] = ["--threads", "--hash"];
 pub fn perft_command(args: &[String]) -> i32 {
     let (pos, flags) = match split_args(args, &PERFT_VALUE_FLAGS, &["--no-bulk"]) {
         Ok(x) => x,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     let opts = match perft_options(&flags) {
         Ok(o) => o,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     if pos.is_empty() || pos.len() > 3 {
         return usage_error("usage: horizon perft <depth> [<fen>] [<moves>] [--no-bulk] [--threads N] [--hash MB]");
     }
     let depth: u32 = match pos[0].parse() {
         Ok(d) if d <= 64 => d,
-        _ => return usage_error(&format!("depth must be a number from 0 to 64, got '{}'", pos[0])),
+        _ => return usage_error(format!("depth must be a number from 0 to 64, got '{}'", pos[0])),
     };
     let fen = pos.get(1).copied().unwrap_or(START_FEN);
     let mut board = match Board::from_fen(fen) {
         Ok(b) => b,
-        Err(e) => return usage_error(&e.to_string()),
+        Err(e) => return usage_error(e),
     };
     if let Some(moves) = pos.get(2) {
         if let Err(e) = apply_moves(&mut board, moves) {
-            return usage_error(&e);
+            return usage_error(e);
         }
     }
     let start = Instant::now();
@@ -134,14 +137,14 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
         &["--no-bulk"],
     ) {
         Ok(x) => x,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     if pos.len() != 1 {
         return usage_error("usage: horizon perft-suite <file.epd> [--max-depth D] [--max-nodes N]");
     }
     let opts = match perft_options(&flags) {
         Ok(o) => o,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     let mut max_depth = u32::MAX;
     let mut max_nodes = u64::MAX;
@@ -152,12 +155,12 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
             _ => Ok(()),
         };
         if let Err(e) = r {
-            return usage_error(&e);
+            return usage_error(e);
         }
     }
     let text = match read_input(pos[0]) {
         Ok(t) => t,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     let start = Instant::now();
     let (mut passed, mut failed, mut nodes) = (0u64, 0u64, 0u64);
@@ -210,7 +213,7 @@ pub fn bench_command(args: &[String]) -> i32 {
         None => crate::bench::BENCH_DEPTH,
         Some(d) => match d.parse::<i32>() {
             Ok(d) if (1..=64).contains(&d) => d,
-            _ => return usage_error(&format!("bench depth must be a number from 1 to 64, got '{d}'")),
+            _ => return usage_error(format!("bench depth must be a number from 1 to 64, got '{d}'")),
         },
     };
     let r = crate::bench::run(depth, |i, fen, s| {
@@ -237,10 +240,10 @@ pub fn see_command(args: &[String]) -> i32 {
     }
     let board = match Board::from_fen(&args[0]) {
         Ok(b) => b,
-        Err(e) => return usage_error(&e.to_string()),
+        Err(e) => return usage_error(e),
     };
-    let Some(m) = board.parse_uci_move(&args[1]).or_else(|| crate::san::parse_san(&board, &args[1])) else {
-        return usage_error(&format!("'{}' is not a legal move in this position", args[1]));
+    let Some(m) = board.parse_uci_move(&args[1]).ok().or_else(|| crate::san::parse_san(&board, &args[1])) else {
+        return usage_error(format!("'{}' is not a legal move in this position", args[1]));
     };
     println!("{}", crate::see::see(&board, m));
     0
@@ -255,13 +258,13 @@ pub struct EpdRecord {
 }
 
 /// Parses an EPD line with `bm`/`am`/`id` operations (SAN moves).
-pub fn parse_epd(line: &str) -> Result<EpdRecord, String> {
+pub fn parse_epd(line: &str) -> Result<EpdRecord, EpdError> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     if fields.len() < 4 {
-        return Err("fewer than four FEN fields".into());
+        return Err(EpdError::TooFewFields);
     }
     let fen = fields[..4].join(" ");
-    let board = Board::from_fen(&fen).map_err(|e| e.to_string())?;
+    let board = Board::from_fen(&fen).map_err(EpdError::Fen)?;
     let ops = fields[4..].join(" ");
     let mut rec = EpdRecord { board, bm: Vec::new(), am: Vec::new(), id: String::new() };
     for op in ops.split(';') {
@@ -271,7 +274,7 @@ pub fn parse_epd(line: &str) -> Result<EpdRecord, String> {
         match name {
             "bm" | "am" => {
                 for san in arg.split_whitespace() {
-                    let m = crate::san::parse_san(&rec.board, san).ok_or_else(|| format!("bad move '{san}'"))?;
+                    let m = crate::san::parse_san(&rec.board, san).ok_or_else(|| EpdError::BadMove(san.to_string()))?;
                     if name == "bm" { rec.bm.push(m) } else { rec.am.push(m) }
                 }
             }
@@ -280,7 +283,7 @@ pub fn parse_epd(line: &str) -> Result<EpdRecord, String> {
         }
     }
     if rec.bm.is_empty() && rec.am.is_empty() {
-        return Err("no bm or am operation".into());
+        return Err(EpdError::NoOperation);
     }
     Ok(rec)
 }
@@ -293,7 +296,7 @@ pub fn epd_command(args: &[String]) -> i32 {
     use std::sync::Arc;
     let (pos, flags) = match split_args(args, &["--movetime", "--depth", "--hash"], &[]) {
         Ok(x) => x,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     if pos.len() != 1 {
         return usage_error("usage: horizon epd <file> [--movetime ms] [--depth D] [--hash MB]");
@@ -310,12 +313,12 @@ pub fn epd_command(args: &[String]) -> i32 {
             _ => Ok(()),
         };
         if let Err(e) = r {
-            return usage_error(&e);
+            return usage_error(e);
         }
     }
     let text = match read_input(pos[0]) {
         Ok(t) => t,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     let tt = Arc::new(TranspositionTable::new(hash));
     let control = Arc::new(Control::default());

@@ -6,6 +6,7 @@
 //! with popcounts, which is what makes bulk-counting perft fast.
 
 use crate::bitboard::Bitboard;
+use crate::error::MoveError;
 use crate::board::{castle_bit, Board, KING_SIDE, QUEEN_SIDE};
 use crate::tables::{self, between, line};
 use crate::moves::{Move, MoveKind};
@@ -431,15 +432,35 @@ impl Board {
     }
 
     /// Finds the legal move written `s` in UCI notation. Castling is accepted both as the
-    /// king's two-step (`e1g1`) and as king-takes-rook (`e1h1`).
-    pub fn parse_uci_move(&self, s: &str) -> Option<Move> {
+    /// king's two-step (`e1g1`) and as king-takes-rook (`e1h1`). A rejected text comes
+    /// back with the reason.
+    pub fn parse_uci_move(&self, s: &str) -> Result<Move, MoveError> {
         let list = self.legal_moves();
         let found = list.iter().copied().find(|m| m.uci(self.is_chess960()).to_string() == s);
-        found.or_else(|| {
+        let found = found.or_else(|| {
             list.iter()
                 .copied()
                 .find(|m| m.is_castle() && (m.uci(true).to_string() == s || m.uci(false).to_string() == s))
-        })
+        });
+        if let Some(m) = found {
+            return Ok(m);
+        }
+        // Not legal: work out why, for the error message.
+        let parsed: Move = s.parse().map_err(MoveError::Syntax)?;
+        if parsed.is_null() {
+            return Err(MoveError::Null);
+        }
+        let (mv, from) = (s.to_string(), parsed.from());
+        match self.color_on(from) {
+            None => Err(MoveError::NoPiece { mv, from }),
+            Some(c) if c != self.side_to_move() => Err(MoveError::NotYourPiece { mv, from }),
+            _ if !parsed.is_promotion()
+                && list.iter().any(|m| m.is_promotion() && m.from() == from && m.to() == parsed.to()) =>
+            {
+                Err(MoveError::MissingPromotion { mv })
+            }
+            _ => Err(MoveError::Illegal { mv, from }),
+        }
     }
 }
 

@@ -168,7 +168,7 @@ fn check_position(b: &mut Board, pos: &Chess, stats: &mut Stats) -> BTreeMap<Str
         assert_eq!(m.is_en_passant(), sm.is_en_passant(), "en passant flag of {mctx}");
         assert_eq!(m.is_castle(), sm.is_castle(), "castle flag of {mctx}");
         assert_eq!(m.is_promotion(), sm.is_promotion(), "promotion flag of {mctx}");
-        assert_eq!(b.parse_uci_move(&s), Some(m), "parse_uci_move of {mctx}");
+        assert_eq!(b.parse_uci_move(&s), Ok(m), "parse_uci_move of {mctx}");
         stats.moves += 1;
         stats.en_passant += m.is_en_passant() as usize;
         stats.promotions += m.is_promotion() as usize;

@@ -16,7 +16,7 @@ fn board(fen: &str) -> Board {
 }
 
 fn uci(b: &Board, s: &str) -> Move {
-    b.parse_uci_move(s).unwrap_or_else(|| panic!("{s} is not legal in {}", b.to_fen()))
+    b.parse_uci_move(s).unwrap_or_else(|e| panic!("{e} in {}", b.to_fen()))
 }
 
 /// A fresh searcher (empty hash, empty history) for every search, so that results do

@@ -32,7 +32,7 @@ fn csv_records() -> Vec<Record> {
         let board = Board::from_fen(f[0]).unwrap_or_else(|e| panic!("csv line {}: bad FEN {}: {e}", i + 1, f[0]));
         let mv = board
             .parse_uci_move(f[1])
-            .unwrap_or_else(|| panic!("csv line {}: {} is not legal in {}", i + 1, f[1], f[0]));
+            .unwrap_or_else(|e| panic!("csv line {}: {e} in {}", i + 1, f[0]));
         let san = parse_san(&board, f[2]).unwrap_or_else(|| panic!("csv line {}: SAN {} not parsed", i + 1, f[2]));
         assert_eq!(san, mv, "csv line {}: UCI {} and SAN {} differ", i + 1, f[1], f[2]);
         let expected: i32 = f[3].trim().parse().unwrap();

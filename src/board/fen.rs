@@ -3,63 +3,9 @@
 use super::{castle_bit, Board, KING_SIDE, QUEEN_SIDE};
 use crate::tables;
 use crate::bitboard::Bitboard;
+use crate::error::FenError;
 use crate::types::{Color, File, Piece, Rank, Square};
-use std::fmt;
 
-/// Why a FEN was rejected. Each variant prints as one readable line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FenError {
-    FieldCount(usize),
-    RankCount(usize),
-    RankLength { rank: Rank, squares: u32 },
-    BadPieceChar(char),
-    KingCount { color: &'static str, count: u32 },
-    PawnOnBackRank(Square),
-    TooManyPieces(&'static str),
-    BadSide(String),
-    BadCastling(String),
-    CastlingWithoutPieces(char),
-    BadEnPassant(String),
-    OpponentInCheck,
-    TooManyCheckers,
-    BadCounter(String),
-}
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            FenError::FieldCount(n) => {
-                write!(f, "invalid FEN: expected 4 to 6 fields, found {n}")
-            }
-            FenError::RankCount(n) => write!(f, "invalid FEN: expected 8 ranks, found {n}"),
-            FenError::RankLength { rank, squares } => write!(
-                f,
-                "invalid FEN: rank {} describes {squares} squares instead of 8",
-                rank.char()
-            ),
-            FenError::BadPieceChar(c) => write!(f, "invalid FEN: unknown piece character '{c}'"),
-            FenError::KingCount { color, count } => {
-                write!(f, "invalid FEN: {color} has {count} kings (exactly one required)")
-            }
-            FenError::PawnOnBackRank(sq) => write!(f, "invalid FEN: pawn on {sq} (first or last rank)"),
-            FenError::TooManyPieces(color) => write!(f, "invalid FEN: {color} has too many pieces"),
-            FenError::BadSide(s) => write!(f, "invalid FEN: side to move '{s}' is not 'w' or 'b'"),
-            FenError::BadCastling(s) => write!(f, "invalid FEN: castling field '{s}' is malformed"),
-            FenError::CastlingWithoutPieces(c) => write!(
-                f,
-                "invalid FEN: castling right '{c}' without the king and a rook in place"
-            ),
-            FenError::BadEnPassant(s) => write!(f, "invalid FEN: impossible en passant square '{s}'"),
-            FenError::OpponentInCheck => {
-                write!(f, "invalid FEN: the side not to move is in check")
-            }
-            FenError::TooManyCheckers => write!(f, "invalid FEN: king attacked by more than two pieces"),
-            FenError::BadCounter(s) => write!(f, "invalid FEN: move counter '{s}' is not a number"),
-        }
-    }
-}
-
-impl std::error::Error for FenError {}
 
 impl Board {
     /// Parses a FEN (4 to 6 fields; missing move counters default to `0 1`).

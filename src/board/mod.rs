@@ -6,7 +6,7 @@
 mod fen;
 mod makemove;
 
-pub use fen::FenError;
+pub use crate::error::FenError;
 pub use makemove::castle_destinations;
 
 use crate::bitboard::Bitboard;

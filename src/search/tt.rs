@@ -7,6 +7,7 @@
 //! distance` is replaced, so old searches' entries go first and deep entries stay.
 
 use super::params::MATE_BOUND;
+use crate::error::HashAllocError;
 use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -74,10 +75,10 @@ impl TranspositionTable {
     }
 
     /// Like `new`, but reports an allocation failure instead of aborting.
-    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, HashAllocError> {
         let n = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
-        buckets.try_reserve_exact(n).map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
+        buckets.try_reserve_exact(n).map_err(|_| HashAllocError { mb })?;
         buckets.resize_with(n, Bucket::default);
         Ok(TranspositionTable { buckets, age: AtomicU8::new(0) })
     }

@@ -213,7 +213,7 @@ impl Engine {
         b.set_chess960(self.options.chess960);
         for m in moves {
             match b.parse_uci_move(m) {
-                Some(mv) => {
+                Ok(mv) => {
                     b.make(mv);
                     // Positions before an irreversible move can never repeat: drop them so
                     // very long games do not grow the history without bound.
@@ -221,8 +221,8 @@ impl Engine {
                         b.clear_history();
                     }
                 }
-                None => {
-                    send(&format!("info string error: illegal move '{m}' in position {}", b.to_fen()));
+                Err(e) => {
+                    send(&format!("info string error: {e} (position {})", b.to_fen()));
                     return;
                 }
             }
@@ -247,8 +247,8 @@ impl Engine {
         let mut searchmoves = Vec::new();
         for s in &g.searchmoves {
             match self.board.parse_uci_move(s) {
-                Some(m) => searchmoves.push(m),
-                None => send(&format!("info string error: searchmoves: '{s}' is not a legal move")),
+                Ok(m) => searchmoves.push(m),
+                Err(e) => send(&format!("info string error: searchmoves: {e}")),
             }
         }
         let limits = Limits {
