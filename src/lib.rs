@@ -30,4 +30,4 @@ pub use bitboard::Bitboard;
 pub use board::Board;
 pub use movegen::MoveList;
 pub use moves::{Move, MoveKind};
-pub use types::{Color, File, Piece, Rank, Square};
+pub use types::{CastleSide, Color, File, Piece, Rank, Square};

@@ -7,10 +7,10 @@
 
 use crate::bitboard::Bitboard;
 use crate::error::MoveError;
-use crate::board::{castle_bit, Board, KING_SIDE, QUEEN_SIDE};
+use crate::board::{castle_bit, Board};
 use crate::tables::{self, between, line};
 use crate::moves::{Move, MoveKind};
-use crate::types::{Color, Piece, Rank, Square};
+use crate::types::{CastleSide, Color, Piece, Rank, Square};
 use std::mem::MaybeUninit;
 
 /// Maximum number of legal moves in any chess position is 218.
@@ -264,7 +264,7 @@ impl Board {
             self.generate_pieces::<MODE, false, S>(sink, us, k, occ, mode_mask, Bitboard::FULL);
             // Castling.
             if MODE != CAPTURES {
-                for side in [KING_SIDE, QUEEN_SIDE] {
+                for side in CastleSide::ALL {
                     if self.castle_rights() & castle_bit(us, side) != 0 {
                         self.castle_move(sink, us, side, k, occ, their_bq, their_rq);
                     }
@@ -411,7 +411,7 @@ impl Board {
         &self,
         sink: &mut S,
         us: Color,
-        side: usize,
+        side: CastleSide,
         k: Square,
         occ: Bitboard,
         their_bq: Bitboard,

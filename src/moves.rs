@@ -3,7 +3,7 @@
 //! below all of them and depends only on the small types.
 
 use crate::error::MoveParseError;
-use crate::types::{File, Piece, Square};
+use crate::types::{CastleSide, File, Piece, Square};
 use std::fmt;
 use std::str::FromStr;
 
@@ -87,10 +87,23 @@ impl Move {
     #[inline(always)]
     pub fn king_dest(self) -> Square {
         if self.is_castle() {
-            let file = if self.to() > self.from() { File::G } else { File::C };
+            let file = match self.castle_side() {
+                CastleSide::King => File::G,
+                CastleSide::Queen => File::C,
+            };
             Square::new(file, self.from().rank())
         } else {
             self.to()
+        }
+    }
+    /// The side of a castling move (the rook's square relative to the king's); only
+    /// meaningful for castling moves.
+    #[inline(always)]
+    pub fn castle_side(self) -> CastleSide {
+        if self.to() > self.from() {
+            CastleSide::King
+        } else {
+            CastleSide::Queen
         }
     }
     /// UCI notation; castling as king-takes-rook when `chess960`, else as the king's two-step.

@@ -2,7 +2,7 @@
 
 use crate::board::Board;
 use crate::moves::Move;
-use crate::types::{Piece, Square};
+use crate::types::{CastleSide, Piece, Square};
 
 /// Finds the legal move written `san` (check/mate marks and annotations ignored).
 /// Castling is `O-O`/`O-O-O` (or with zeros).
@@ -14,7 +14,7 @@ pub fn parse_san(board: &Board, san: &str) -> Option<Move> {
         return legal
             .iter()
             .copied()
-            .find(|m| m.is_castle() && (m.to() > m.from()) == king_side);
+            .find(|m| m.is_castle() && (m.castle_side() == CastleSide::King) == king_side);
     }
     let bytes = s.as_bytes();
     if bytes.len() < 2 {
@@ -62,7 +62,7 @@ pub fn parse_san(board: &Board, san: &str) -> Option<Move> {
 pub fn to_san(board: &mut Board, m: Move) -> String {
     let mut s = String::new();
     if m.is_castle() {
-        s.push_str(if m.to() > m.from() { "O-O" } else { "O-O-O" });
+        s.push_str(if m.castle_side() == CastleSide::King { "O-O" } else { "O-O-O" });
     } else {
         let piece = board.piece_on(m.from()).unwrap_or(Piece::Pawn);
         let capture = m.is_en_passant() || board.piece_on(m.to()).is_some();

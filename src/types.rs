@@ -89,6 +89,24 @@ impl Piece {
     }
 }
 
+/// A castling side: towards the h-file (king side, `O-O`) or the a-file (queen side,
+/// `O-O-O`). In Chess960 the side is where the rook stands relative to the king.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
+pub enum CastleSide {
+    King = 0,
+    Queen = 1,
+}
+
+impl CastleSide {
+    pub const ALL: [CastleSide; 2] = [CastleSide::King, CastleSide::Queen];
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
 /// A file (column) of the board, a to h.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 #[repr(u8)]

@@ -1,10 +1,10 @@
 //! FEN parsing (standard, Shredder-FEN and X-FEN castling) with validation, and FEN output.
 
-use super::{castle_bit, Board, KING_SIDE, QUEEN_SIDE};
+use super::{castle_bit, Board};
 use crate::tables;
 use crate::bitboard::Bitboard;
 use crate::error::FenError;
-use crate::types::{Color, File, Piece, Rank, Square};
+use crate::types::{CastleSide, Color, File, Piece, Rank, Square};
 
 
 impl Board {
@@ -142,7 +142,7 @@ impl Board {
         if rook.file() == king.file() {
             return Err(FenError::CastlingWithoutPieces(ch));
         }
-        let side = if rook.file() > king.file() { KING_SIDE } else { QUEEN_SIDE };
+        let side = if rook.file() > king.file() { CastleSide::King } else { CastleSide::Queen };
         let bit = castle_bit(c, side);
         if self.castle_rights & bit != 0 {
             return Err(FenError::BadCastling(field.to_string()));
@@ -184,12 +184,12 @@ impl Board {
         s.push_str(if self.side == Color::White { " w " } else { " b " });
         let mut any = false;
         for c in Color::ALL {
-            for side in [KING_SIDE, QUEEN_SIDE] {
+            for side in CastleSide::ALL {
                 if let Some(rook) = self.castle_rook(c, side) {
                     any = true;
                     let ch = if self.chess960 {
                         rook.file().char()
-                    } else if side == KING_SIDE {
+                    } else if side == CastleSide::King {
                         'k'
                     } else {
                         'q'
@@ -222,7 +222,7 @@ impl Board {
         }
         b.side = self.side.flip();
         for c in Color::ALL {
-            for side in [KING_SIDE, QUEEN_SIDE] {
+            for side in CastleSide::ALL {
                 if let Some(rook) = self.castle_rook(c, side) {
                     let nc = c.flip();
                     let k = b.king_sq(nc);

@@ -2,19 +2,18 @@
 //! restores everything from the undo record, so a make/unmake pair leaves the position
 //! bit-for-bit as it was.
 
-use super::{Board, Undo, KING_SIDE, QUEEN_SIDE};
+use super::{Board, Undo};
 use crate::moves::{Move, MoveKind};
 use crate::tables::{self, zobrist};
-use crate::types::{Color, File, Piece, Rank, Square};
+use crate::types::{CastleSide, Color, File, Piece, Rank, Square};
 
 /// King and rook destinations of a castling move by `c` on `side`.
 #[inline(always)]
-pub fn castle_destinations(c: Color, side: usize) -> (Square, Square) {
+pub fn castle_destinations(c: Color, side: CastleSide) -> (Square, Square) {
     let rank = Rank::First.relative(c);
-    if side == KING_SIDE {
-        (Square::new(File::G, rank), Square::new(File::F, rank))
-    } else {
-        (Square::new(File::C, rank), Square::new(File::D, rank))
+    match side {
+        CastleSide::King => (Square::new(File::G, rank), Square::new(File::F, rank)),
+        CastleSide::Queen => (Square::new(File::C, rank), Square::new(File::D, rank)),
     }
 }
 
@@ -99,8 +98,7 @@ impl Board {
                 self.halfmove = 0;
             }
             MoveKind::Castle => {
-                let side = if to > from { KING_SIDE } else { QUEEN_SIDE };
-                let (kto, rto) = castle_destinations(us, side);
+                let (kto, rto) = castle_destinations(us, m.castle_side());
                 self.remove(us, Piece::King, from);
                 self.remove(us, Piece::Rook, to);
                 self.put(us, Piece::King, kto);
@@ -162,8 +160,7 @@ impl Board {
                 self.put(them, Piece::Pawn, to.ep_victim());
             }
             MoveKind::Castle => {
-                let side = if to > from { KING_SIDE } else { QUEEN_SIDE };
-                let (kto, rto) = castle_destinations(us, side);
+                let (kto, rto) = castle_destinations(us, m.castle_side());
                 self.remove(us, Piece::King, kto);
                 self.remove(us, Piece::Rook, rto);
                 self.put(us, Piece::King, from);

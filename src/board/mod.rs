@@ -12,19 +12,15 @@ pub use makemove::castle_destinations;
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::tables::{self, zobrist};
-use crate::types::{Color, File, Piece, Rank, Square};
+use crate::types::{CastleSide, Color, File, Piece, Rank, Square};
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// Index of a castling side in `castle_rooks` and bit in the rights mask.
-pub const KING_SIDE: usize = 0;
-pub const QUEEN_SIDE: usize = 1;
-
 /// The bit of one castling right: white king side 1, white queen side 2, black 4 and 8.
 #[inline(always)]
-pub const fn castle_bit(c: Color, side: usize) -> u8 {
-    1 << (c.index() * 2 + side)
+pub const fn castle_bit(c: Color, side: CastleSide) -> u8 {
+    1 << (c.index() * 2 + side.index())
 }
 
 /// What `unmake` needs to restore a position.
@@ -47,7 +43,7 @@ pub struct Board {
     squares: [Option<Piece>; 64],
     side: Color,
     castle_rights: u8,
-    /// Rook square of each right, `[color][KING_SIDE | QUEEN_SIDE]`; meaningful while the right is held.
+    /// Rook square of each right, `[color][CastleSide::index]`; meaningful while the right is held.
     castle_rooks: [[Square; 2]; 2],
     /// Rights kept when a move starts or ends on a square (clears rights when king or rook moves).
     castle_mask: [u8; 64],
@@ -163,36 +159,36 @@ impl Board {
     }
     /// The rook square of a castling right, if the right is held.
     #[inline(always)]
-    pub fn castle_rook(&self, c: Color, side: usize) -> Option<Square> {
+    pub fn castle_rook(&self, c: Color, side: CastleSide) -> Option<Square> {
         if self.castle_rights & castle_bit(c, side) != 0 {
-            Some(self.castle_rooks[c.index()][side])
+            Some(self.castle_rooks[c.index()][side.index()])
         } else {
             None
         }
     }
     /// Squares that must be empty for castling `side` (meaningful while the right is held).
     #[inline(always)]
-    pub(crate) fn castle_empty(&self, c: Color, side: usize) -> Bitboard {
-        self.castle_empty[c.index()][side]
+    pub(crate) fn castle_empty(&self, c: Color, side: CastleSide) -> Bitboard {
+        self.castle_empty[c.index()][side.index()]
     }
     /// Squares the king crosses or lands on when castling `side`.
     #[inline(always)]
-    pub(crate) fn castle_king_path(&self, c: Color, side: usize) -> Bitboard {
-        self.castle_king_path[c.index()][side]
+    pub(crate) fn castle_king_path(&self, c: Color, side: CastleSide) -> Bitboard {
+        self.castle_king_path[c.index()][side.index()]
     }
 
     /// Grants a castling right (king on `king`, rook on `rook`) and precomputes its masks.
-    fn add_castle_right(&mut self, c: Color, side: usize, king: Square, rook: Square) {
+    fn add_castle_right(&mut self, c: Color, side: CastleSide, king: Square, rook: Square) {
         let bit = castle_bit(c, side);
         self.castle_rights |= bit;
-        self.castle_rooks[c.index()][side] = rook;
+        self.castle_rooks[c.index()][side.index()] = rook;
         self.castle_mask[rook.index()] &= !bit;
-        self.castle_mask[king.index()] &= !(castle_bit(c, KING_SIDE) | castle_bit(c, QUEEN_SIDE));
+        self.castle_mask[king.index()] &= !(castle_bit(c, CastleSide::King) | castle_bit(c, CastleSide::Queen));
         let (kto, rto) = makemove::castle_destinations(c, side);
         let king_path = tables::between(king, kto) | kto.bb();
         let movers = king.bb() | rook.bb();
-        self.castle_empty[c.index()][side] = (king_path | tables::between(rook, rto) | rto.bb()) & !movers;
-        self.castle_king_path[c.index()][side] = king_path;
+        self.castle_empty[c.index()][side.index()] = (king_path | tables::between(rook, rto) | rto.bb()) & !movers;
+        self.castle_king_path[c.index()][side.index()] = king_path;
     }
 
     #[inline(always)]
