@@ -2,7 +2,8 @@
 //! argument errors print one line to stderr and return 2.
 
 use crate::board::{Board, START_FEN};
-use crate::error::{ArgError, EpdError, ReadError};
+use crate::epd::parse_epd;
+use crate::error::{ArgError, ReadError};
 use crate::perft::{self, PerftOptions};
 use std::fmt::Display;
 use std::time::Instant;
@@ -247,45 +248,6 @@ pub fn see_command(args: &[String]) -> i32 {
     };
     println!("{}", crate::see::see(&board, m));
     0
-}
-
-/// One EPD test record: position, best moves, moves to avoid, id.
-pub struct EpdRecord {
-    pub board: Board,
-    pub bm: Vec<crate::moves::Move>,
-    pub am: Vec<crate::moves::Move>,
-    pub id: String,
-}
-
-/// Parses an EPD line with `bm`/`am`/`id` operations (SAN moves).
-pub fn parse_epd(line: &str) -> Result<EpdRecord, EpdError> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    if fields.len() < 4 {
-        return Err(EpdError::TooFewFields);
-    }
-    let fen = fields[..4].join(" ");
-    let board = Board::from_fen(&fen).map_err(EpdError::Fen)?;
-    let ops = fields[4..].join(" ");
-    let mut rec = EpdRecord { board, bm: Vec::new(), am: Vec::new(), id: String::new() };
-    for op in ops.split(';') {
-        let op = op.trim();
-        let mut it = op.splitn(2, ' ');
-        let (name, arg) = (it.next().unwrap_or(""), it.next().unwrap_or("").trim());
-        match name {
-            "bm" | "am" => {
-                for san in arg.split_whitespace() {
-                    let m = crate::san::parse_san(&rec.board, san).ok_or_else(|| EpdError::BadMove(san.to_string()))?;
-                    if name == "bm" { rec.bm.push(m) } else { rec.am.push(m) }
-                }
-            }
-            "id" => rec.id = arg.trim_matches('"').to_string(),
-            _ => {}
-        }
-    }
-    if rec.bm.is_empty() && rec.am.is_empty() {
-        return Err(EpdError::NoOperation);
-    }
-    Ok(rec)
 }
 
 /// `horizon epd <file> [--movetime ms] [--depth D] [--hash MB]`: searches each position

@@ -14,6 +14,7 @@ pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod cli;
+pub mod epd;
 pub mod error;
 pub mod eval;
 pub mod movegen;

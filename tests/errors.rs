@@ -106,9 +106,9 @@ fn file_lines_rejected_with_the_reason() {
         ("4k3/8/8/8/8/8/8/4K3 w - - id \"x\";", "no bm or am operation"),
     ];
     for (line, needle) in epd {
-        let e = horizon::cli::parse_epd(line).err().unwrap_or_else(|| panic!("{line} accepted"));
+        let e = horizon::epd::parse_epd(line).err().unwrap_or_else(|| panic!("{line} accepted"));
         one_line(&e, needle);
     }
-    assert!(matches!(horizon::cli::parse_epd("4k3/8/8/8/8/8/8/4K3 w - - bm Ke3;"), Err(EpdError::BadMove(_))));
+    assert!(matches!(horizon::epd::parse_epd("4k3/8/8/8/8/8/8/4K3 w - - bm Ke3;"), Err(EpdError::BadMove(_))));
     one_line(&HashAllocError { mb: 70000 }, "cannot allocate a 70000 MB hash table");
 }

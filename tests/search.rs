@@ -4,7 +4,7 @@
 //! bench determinism).
 
 use horizon::board::Board;
-use horizon::cli::parse_epd;
+use horizon::epd::parse_epd;
 use horizon::Move;
 use horizon::search::params::MATE;
 use horizon::search::tt::TranspositionTable;
