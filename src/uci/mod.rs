@@ -149,8 +149,7 @@ impl Engine {
             Command::Eval => send(&format!("info string eval {} cp (side to move)", crate::eval::evaluate(&self.board))),
             Command::Bench(d) => {
                 self.stop_search();
-                let opts = crate::search::Options { qsearch_see: self.options.qsearch_see };
-                let r = crate::bench::run_with(d.unwrap_or(crate::bench::BENCH_DEPTH), opts, |_, _, _| {});
+                let r = crate::bench::run_with(d.unwrap_or(crate::bench::BENCH_DEPTH), self.options.search, |_, _, _| {});
                 let s = r.stats;
                 send(&format!(
                     "info string qnodes {} ({:.1}%) see-pruned {} delta-pruned {}",
@@ -265,7 +264,7 @@ impl Engine {
         self.control.stop.store(false, Ordering::SeqCst);
         self.control.pondering.store(g.ponder, Ordering::SeqCst);
         let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.tt.clone(), self.control.clone()));
-        searcher.set_options(crate::search::Options { qsearch_see: self.options.qsearch_see });
+        searcher.set_options(self.options.search);
         let board = self.board.clone();
         let control = self.control.clone();
         let chess960 = self.options.chess960;

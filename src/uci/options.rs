@@ -1,6 +1,7 @@
 //! The UCI options, declared once with their types and limits.
 
 use crate::error::OptionError;
+use crate::search::Options as SearchOptions;
 
 /// Hash table size.
 pub const HASH_DEFAULT: usize = 16;
@@ -17,8 +18,9 @@ pub struct EngineOptions {
     pub move_overhead: u64,
     pub ponder: bool,
     pub chess960: bool,
-    /// Experiment option `QSearchSEE`: prune SEE-losing captures in quiescence.
-    pub qsearch_see: bool,
+    /// Options handed to the search as they are (`QSearchSEE`: prune SEE-losing captures
+    /// in quiescence). Stored only here; the searcher gets a copy at each `go`.
+    pub search: SearchOptions,
 }
 
 impl Default for EngineOptions {
@@ -30,7 +32,7 @@ impl Default for EngineOptions {
             move_overhead: OVERHEAD_DEFAULT,
             ponder: false,
             chess960: false,
-            qsearch_see: true,
+            search: SearchOptions::default(),
         }
     }
 }
@@ -107,7 +109,7 @@ impl EngineOptions {
                 Ok(Change::Other)
             }
             "qsearchsee" => {
-                self.qsearch_see = check(name, value)?;
+                self.search.qsearch_see = check(name, value)?;
                 Ok(Change::Other)
             }
             _ => Err(OptionError::Unknown(name.to_string())),
