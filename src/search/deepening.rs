@@ -3,7 +3,8 @@
 //! decisions to stop (time, mate found, single legal move).
 
 use super::params::*;
-use super::report::{Bound, Report, Reporter, Score, SearchResult, Stats};
+use super::report::{Report, Reporter, Score, SearchResult, Stats};
+use super::tt::Bound;
 use super::time::TimeLimits;
 use super::{Limits, Searcher};
 use crate::board::Board;

@@ -32,7 +32,8 @@ pub mod time;
 pub mod tt;
 
 pub use limits::{Control, Limits, Options};
-pub use report::{Bound, Report, Reporter, Score, SearchResult, Silent, Stats};
+pub use report::{Report, Reporter, Score, SearchResult, Silent, Stats};
+pub use tt::Bound;
 
 use crate::board::Board;
 use crate::moves::Move;

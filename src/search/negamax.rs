@@ -4,7 +4,7 @@
 
 use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, MovePicker};
 use super::params::*;
-use super::tt::{bound_of, score_from_tt, score_to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
 use super::Searcher;
 use crate::eval::evaluate;
 use crate::moves::Move;
@@ -69,9 +69,9 @@ impl Searcher {
             let s = score_from_tt(e.score, ply);
             if !pv_node
                 && e.depth >= depth
-                && (e.bound == BOUND_EXACT
-                    || (e.bound == BOUND_LOWER && s >= beta)
-                    || (e.bound == BOUND_UPPER && s <= alpha))
+                && (e.bound == Bound::Exact
+                    || (e.bound == Bound::Lower && s >= beta)
+                    || (e.bound == Bound::Upper && s <= alpha))
             {
                 return s;
             }
@@ -88,7 +88,7 @@ impl Searcher {
         let eval = match tt_entry {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
                 let s = e.score;
-                if e.bound == BOUND_EXACT || (e.bound == BOUND_LOWER && s > raw_eval) || (e.bound == BOUND_UPPER && s < raw_eval) {
+                if e.bound == Bound::Exact || (e.bound == Bound::Lower && s > raw_eval) || (e.bound == Bound::Upper && s < raw_eval) {
                     s
                 } else {
                     raw_eval

@@ -3,7 +3,7 @@
 
 use super::movepick::MovePicker;
 use super::params::*;
-use super::tt::{bound_of, score_from_tt, score_to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
 use super::Searcher;
 use crate::eval::evaluate;
 use crate::moves::Move;
@@ -38,9 +38,9 @@ impl Searcher {
         if let Some(e) = tt_entry {
             let s = score_from_tt(e.score, ply);
             if !pv_node
-                && (e.bound == BOUND_EXACT
-                    || (e.bound == BOUND_LOWER && s >= beta)
-                    || (e.bound == BOUND_UPPER && s <= alpha))
+                && (e.bound == Bound::Exact
+                    || (e.bound == Bound::Lower && s >= beta)
+                    || (e.bound == Bound::Upper && s <= alpha))
             {
                 return s;
             }

@@ -3,6 +3,7 @@
 //! layer formats these.
 
 use super::params::{MATE, MATE_BOUND};
+use super::tt::Bound;
 use crate::moves::Move;
 use std::time::Duration;
 
@@ -24,14 +25,6 @@ impl Score {
             Score::Cp(s)
         }
     }
-}
-
-/// Whether a reported score is exact or only a bound (aspiration failure).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact,
-    Lower,
-    Upper,
 }
 
 /// Counters reported at the end of a search and by `bench`.

@@ -11,10 +11,32 @@ use crate::error::HashAllocError;
 use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-pub const BOUND_NONE: u8 = 0;
-pub const BOUND_UPPER: u8 = 1;
-pub const BOUND_LOWER: u8 = 2;
-pub const BOUND_EXACT: u8 = 3;
+/// What a score is: exact, or only a bound on the true value. Used for hash entries (a
+/// node that failed high or low) and for reported scores (an aspiration window failure).
+/// The discriminants are the two bits stored in an entry; 0 is never stored, so a used
+/// slot is never all zero.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Bound {
+    /// The true score is at most this (no move raised alpha).
+    Upper = 1,
+    /// The true score is at least this (a fail high).
+    Lower = 2,
+    Exact = 3,
+}
+
+impl Bound {
+    /// The bound stored in two bits of an entry.
+    #[inline(always)]
+    fn from_bits(bits: u64) -> Bound {
+        debug_assert!(bits != 0);
+        match bits {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            _ => Bound::Exact,
+        }
+    }
+}
 
 const BUCKET_SIZE: usize = 4;
 
@@ -25,7 +47,7 @@ pub struct TtEntry {
     pub score: i32,
     pub eval: i32,
     pub depth: i32,
-    pub bound: u8,
+    pub bound: Bound,
 }
 
 #[derive(Default)]
@@ -46,7 +68,7 @@ pub struct TranspositionTable {
 }
 
 // data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: u8, age: u8) -> u64 {
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
     mv.raw() as u64
         | ((score as i16 as u16 as u64) << 16)
         | ((eval as i16 as u16 as u64) << 32)
@@ -62,7 +84,7 @@ fn unpack(data: u64) -> (TtEntry, u8) {
             score: (data >> 16) as u16 as i16 as i32,
             eval: (data >> 32) as u16 as i16 as i32,
             depth: ((data >> 48) & 0xFF) as i32 - 1,
-            bound: ((data >> 56) & 3) as u8,
+            bound: Bound::from_bits((data >> 56) & 3),
         },
         ((data >> 58) & 63) as u8,
     )
@@ -120,7 +142,7 @@ impl TranspositionTable {
 
     /// Stores a result. `score` must already be adjusted to be node-relative for mates.
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: u8) {
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
         let age = self.age.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let mut victim = 0;
@@ -135,7 +157,7 @@ impl TranspositionTable {
                 let (old, old_age) = unpack(data);
                 // A much shallower bound (e.g. from quiescence) does not overwrite a deep
                 // result of this search; an exact score always does.
-                if bound != BOUND_EXACT && old.depth >= depth + 4 && old_age == age {
+                if bound != Bound::Exact && old.depth >= depth + 4 && old_age == age {
                     return;
                 }
                 let mv = if mv.is_null() { old.mv } else { mv };
@@ -178,13 +200,13 @@ impl TranspositionTable {
 /// The bound type of a node's result: a fail-high is a lower bound, a raised alpha is exact,
 /// anything else an upper bound.
 #[inline(always)]
-pub(crate) fn bound_of(best_score: i32, beta: i32, raised_alpha: bool) -> u8 {
+pub(crate) fn bound_of(best_score: i32, beta: i32, raised_alpha: bool) -> Bound {
     if best_score >= beta {
-        BOUND_LOWER
+        Bound::Lower
     } else if raised_alpha {
-        BOUND_EXACT
+        Bound::Exact
     } else {
-        BOUND_UPPER
+        Bound::Upper
     }
 }
 
