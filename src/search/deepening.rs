@@ -99,12 +99,12 @@ impl Searcher {
             }
             if !self.limits.infinite && !self.control.pondering.load(Ordering::Relaxed) {
                 if let Some(soft) = self.time.soft {
-                    if self.start.elapsed() >= soft.mul_f64(0.6) {
+                    if self.start.elapsed() >= soft.mul_f64(SOFT_STOP_FRACTION) {
                         break;
                     }
                 }
                 // A single legal move needs no thought under a clock.
-                if root_moves.len() == 1 && self.limits.clock.time_ms.is_some() && depth >= 4 {
+                if root_moves.len() == 1 && self.limits.clock.time_ms.is_some() && depth >= SINGLE_REPLY_DEPTH {
                     break;
                 }
             }
@@ -158,14 +158,14 @@ impl Searcher {
                 return (score, false);
             }
             if score <= alpha {
-                if self.start.elapsed() > Duration::from_secs(1) && pv_idx == 0 && !self.pv.line(0).is_empty() {
+                if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS) && pv_idx == 0 && !self.pv.line(0).is_empty() {
                     let pv = self.pv.line(0).to_vec();
                     reporter.report(&self.make_report(depth, pv_idx + 1, alpha, Bound::Upper, pv));
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
-                if self.start.elapsed() > Duration::from_secs(1) && pv_idx == 0 && !self.pv.line(0).is_empty() {
+                if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS) && pv_idx == 0 && !self.pv.line(0).is_empty() {
                     let pv = self.pv.line(0).to_vec();
                     reporter.report(&self.make_report(depth, pv_idx + 1, beta, Bound::Lower, pv));
                 }
@@ -173,8 +173,8 @@ impl Searcher {
             } else {
                 return (score, true);
             }
-            delta += delta / 2;
-            if delta > 1000 {
+            delta += delta / ASPIRATION_WIDEN_DIVISOR;
+            if delta > ASPIRATION_MAX_DELTA {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }

@@ -39,7 +39,6 @@ use crate::board::Board;
 use crate::moves::Move;
 use crate::types::Piece;
 use history::History;
-use negamax::lmr_table;
 use params::*;
 use pv::PvTable;
 use std::sync::atomic::Ordering;
@@ -66,7 +65,6 @@ pub struct Searcher {
     stats: Stats,
     stack: [StackEntry; MAX_PLY + 4],
     pv: PvTable,
-    lmr: Box<[[i32; 64]; 64]>,
     limits: Limits,
     time: TimeLimits,
     start: Instant,
@@ -85,7 +83,6 @@ impl Searcher {
             stats: Stats::default(),
             stack: [StackEntry::default(); MAX_PLY + 4],
             pv: PvTable::new(),
-            lmr: lmr_table(),
             limits: Limits::default(),
             time: TimeLimits::default(),
             start: Instant::now(),

@@ -21,6 +21,9 @@ use std::time::Duration;
 
 pub const ENGINE_NAME: &str = concat!("Horizon ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the Horizon developers";
+/// Stack of the search thread: the recursion is up to `MAX_PLY` deep with a move list
+/// and picker per node, far more than a default thread stack holds.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// Writes one line to stdout and flushes (the GUI reads line by line).
 pub fn send(line: &str) {
@@ -270,7 +273,7 @@ impl Engine {
         let chess960 = self.options.chess960;
         let spawned = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(64 << 20)
+            .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 let result = searcher.search(&board, limits, &mut UciReporter { chess960 });
                 // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
