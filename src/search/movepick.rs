@@ -8,7 +8,7 @@
 use super::history::History;
 use super::params::MVV_VALUES;
 use crate::board::Board;
-use crate::movegen::{MoveList, MAX_MOVES};
+use crate::movegen::{MoveList, ALL, MAX_MOVES};
 use crate::moves::Move;
 use crate::see::see_ge;
 
@@ -80,7 +80,8 @@ impl MovePicker {
     pub fn new_quiescence(board: &Board, hash_move: Move) -> MovePicker {
         let mut list = MoveList::new();
         if board.in_check() {
-            board.evasions(&mut list);
+            // In check the generator yields exactly the evasions.
+            board.generate::<ALL, _>(&mut list);
         } else {
             board.captures(&mut list);
         }
