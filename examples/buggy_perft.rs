@@ -14,10 +14,8 @@
 //! king's path is not attacked), `no-knight-promotion` (promotions to a knight are missing).
 //! `--two-step` writes castling as the king's two-square move even in Chess960 positions.
 
-use horizon::board::{castle_destinations, KING_SIDE, QUEEN_SIDE};
-use horizon::movegen::MoveKind;
-use horizon::types::{Color, Piece, Square};
-use horizon::{Board, Move};
+use horizon::board::castle_destinations;
+use horizon::{Board, CastleSide, Color, File, Move, MoveKind, Piece, Square};
 use std::io::{BufRead, Write};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -29,8 +27,8 @@ enum Bug {
 }
 
 /// A castling right of `color` on `side`.
-fn bit(color: Color, side: usize) -> u8 {
-    1 << (color.index() * 2 + side)
+fn bit(color: Color, side: CastleSide) -> u8 {
+    1 << (color.index() * 2 + side.index())
 }
 
 /// The position as the buggy program sees it: Horizon's board plus the castling rights the
@@ -51,8 +49,8 @@ impl Sim {
     fn new(bug: Bug, board: Board, two_step: bool) -> Sim {
         let mut rooks = [[None; 2]; 2];
         for c in Color::ALL {
-            for side in [KING_SIDE, QUEEN_SIDE] {
-                rooks[c.index()][side] = board.castle_rook(c, side);
+            for side in CastleSide::ALL {
+                rooks[c.index()][side.index()] = board.castle_rook(c, side);
             }
         }
         let kings = [board.king_sq(Color::White), board.king_sq(Color::Black)];
@@ -86,16 +84,16 @@ impl Sim {
         let king = self.board.king_sq(us);
         let occ = self.board.occupied();
         let mut out = Vec::new();
-        for side in [KING_SIDE, QUEEN_SIDE] {
+        for side in CastleSide::ALL {
             let b = bit(us, side);
-            let Some(rook) = self.rooks[us.index()][side] else { continue };
+            let Some(rook) = self.rooks[us.index()][side.index()] else { continue };
             if self.rights & b == 0 || self.board.castle_rights() & b != 0 || king != self.kings[us.index()] {
                 continue;
             }
             let (kto, rto) = castle_destinations(us, side);
             let span = |a: Square, b: Square| {
-                let (lo, hi) = (a.file().min(b.file()), a.file().max(b.file()));
-                (lo..=hi).map(move |f| Square::new(f, a.rank()))
+                let (lo, hi) = (a.file().index().min(b.file().index()), a.file().index().max(b.file().index()));
+                (lo..=hi).map(move |f| Square::new(File::from_index(f), a.rank()))
             };
             let blocked = span(king, kto)
                 .chain(span(rook, rto))
@@ -112,12 +110,12 @@ impl Sim {
         let us = self.board.side_to_move();
         let is_ghost = self.board.piece_on(m.from()) == Some(Piece::King)
             && m.from() == self.kings[us.index()]
-            && m.from().file().abs_diff(m.to().file()) >= 2
+            && m.from().file().index().abs_diff(m.to().file().index()) >= 2
             && !m.is_castle();
         if is_ghost && self.board.is_chess960() && !self.two_step {
             // King-takes-rook notation names the (missing) rook's square.
-            let side = if m.to().file() > m.from().file() { KING_SIDE } else { QUEEN_SIDE };
-            let rook = self.rooks[us.index()][side].expect("ghost castling has a rook square");
+            let side = if m.to().file() > m.from().file() { CastleSide::King } else { CastleSide::Queen };
+            let rook = self.rooks[us.index()][side.index()].expect("ghost castling has a rook square");
             return format!("{}{}", m.from(), rook);
         }
         m.uci(self.board.is_chess960() && !self.two_step).to_string()
@@ -127,10 +125,10 @@ impl Sim {
         self.undo.push(self.rights);
         let from = m.from();
         for c in Color::ALL {
-            for side in [KING_SIDE, QUEEN_SIDE] {
+            for side in CastleSide::ALL {
                 // The bug: only the square a piece leaves clears a right, not a capture.
                 let keep = if self.bug == Bug::CastlingAfterRookCapture {
-                    from != self.kings[c.index()] && Some(from) != self.rooks[c.index()][side]
+                    from != self.kings[c.index()] && Some(from) != self.rooks[c.index()][side.index()]
                 } else {
                     self.board.castle_rook(c, side).is_some()
                 };

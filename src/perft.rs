@@ -3,10 +3,11 @@
 //! the tree split below the root over threads, and a shared lock-free transposition table
 //! (`perft_table`).
 
-use crate::board::{Board, KING_SIDE, QUEEN_SIDE};
+use crate::board::Board;
+use crate::error::SuiteLineError;
 use crate::movegen::{MoveList, ALL};
-use crate::perft_table::PerftTable;
-use crate::types::Color;
+use crate::perft_table::{PerftTable, TableError};
+use crate::types::{CastleSide, Color};
 use crate::Move;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -131,7 +132,7 @@ struct Task {
 
 impl Perft {
     /// A runner with these options; allocates the hash table now (an error if it cannot).
-    pub fn new(opts: PerftOptions) -> Result<Perft, String> {
+    pub fn new(opts: PerftOptions) -> Result<Perft, TableError> {
         let opts = PerftOptions { threads: opts.threads.clamp(1, 256), ..opts };
         let table = match opts.hash_mb {
             0 => None,
@@ -289,7 +290,7 @@ impl<'a> Hashing<'a> {
     fn new(tt: &'a PerftTable, board: &Board) -> Hashing<'a> {
         let mut salt = 0u64;
         for c in Color::ALL {
-            for side in [KING_SIDE, QUEEN_SIDE] {
+            for side in CastleSide::ALL {
                 let sq = board.castle_rook(c, side).map_or(0, |s| s.index() as u64 + 1);
                 salt = (salt ^ sq).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
             }
@@ -406,7 +407,7 @@ pub struct SuiteEntry {
 }
 
 /// Parses one suite line; `Ok(None)` for blank lines and `#` comments.
-pub fn parse_suite_line(line: &str) -> Result<Option<SuiteEntry>, String> {
+pub fn parse_suite_line(line: &str) -> Result<Option<SuiteEntry>, SuiteLineError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -424,12 +425,12 @@ pub fn parse_suite_line(line: &str) -> Result<Option<SuiteEntry>, String> {
         let depth = d
             .strip_prefix('D')
             .and_then(|x| x.parse::<u32>().ok())
-            .ok_or_else(|| format!("bad depth field '{p}'"))?;
-        let count = n.parse::<u64>().map_err(|_| format!("bad count in field '{p}'"))?;
+            .ok_or_else(|| SuiteLineError::BadDepth(p.to_string()))?;
+        let count = n.parse::<u64>().map_err(|_| SuiteLineError::BadCount(p.to_string()))?;
         depths.push((depth, count));
     }
     if depths.is_empty() {
-        return Err("no ';D<depth> <count>' fields".to_string());
+        return Err(SuiteLineError::NoCounts);
     }
     Ok(Some(SuiteEntry { fen, depths }))
 }

@@ -37,6 +37,20 @@ struct Bucket {
     words: [AtomicU64; 2 * BUCKET_ENTRIES],
 }
 
+/// The operating system would not give the memory for a table of `mb` MiB.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableError {
+    pub mb: usize,
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "cannot allocate a {} MB perft hash table (try a smaller --hash)", self.mb)
+    }
+}
+
+impl std::error::Error for TableError {}
+
 /// A lock-free table of perft subtree counts keyed by (Zobrist key, remaining depth).
 ///
 /// Only the first part of the table is used at first, and the part in use doubles whenever
@@ -59,15 +73,15 @@ pub struct PerftTable {
 }
 
 impl PerftTable {
-    /// A table of at most `mb` MiB (rounded down to a power of two number of buckets).
-    /// Returns an error message if the memory cannot be had.
-    pub fn new(mb: usize) -> Result<PerftTable, String> {
+    /// A table of at most `mb` MiB (rounded down to a power of two number of buckets), or
+    /// an error if the memory cannot be had.
+    pub fn new(mb: usize) -> Result<PerftTable, TableError> {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(MIN_BUCKETS);
         // Round down to a power of two so that the index is a mask.
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
         let mem = Region::zeroed(buckets * std::mem::size_of::<Bucket>())
-            .ok_or_else(|| format!("cannot allocate a {mb} MB perft hash table"))?;
+            .ok_or(TableError { mb })?;
         let start = (START_BYTES / std::mem::size_of::<Bucket>()).clamp(MIN_BUCKETS, buckets);
         Ok(PerftTable {
             mem,

@@ -43,7 +43,7 @@ pub mod score;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::tables;
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, Piece, Rank, Square};
 use params::*;
 use psqt::PSQT;
 pub use score::S;
@@ -75,7 +75,7 @@ impl Side {
             queens: board.colored(c, Piece::Queen),
             king: board.king_sq(c),
             all: board.color(c),
-            pawn_files: pawns::file_fill(board.colored(c, Piece::Pawn).0),
+            pawn_files: pawns::file_fill(board.colored(c, Piece::Pawn).raw()),
         }
     }
 
@@ -180,7 +180,7 @@ fn side_score(us: &Side, them: &Side) -> S {
     // and looked up in a concave per-type table.
     //
     // King attack, gathered in the same loop: pieces hitting the enemy king zone.
-    let area = !(us.all | Bitboard(pawns::attacks_down(them.pawns.0)));
+    let area = !(us.all | Bitboard::from_raw(pawns::attacks_down(them.pawns.raw())));
     let zone = tables::king_attacks(them.king) | them.king.bb();
     let mut attackers = 0;
     let mut units = 0;
@@ -220,13 +220,13 @@ fn side_score(us: &Side, them: &Side) -> S {
     if (us.rooks | us.queens).any() {
         let (own_files, their_files) = (us.pawn_files, them.pawn_files);
         for sq in us.rooks {
-            let b = sq.bb().0;
+            let b = sq.bb().raw();
             if b & own_files == 0 {
                 s += if b & their_files == 0 { ROOK_OPEN_FILE } else { ROOK_SEMI_OPEN_FILE };
             }
         }
         for sq in us.queens {
-            let b = sq.bb().0;
+            let b = sq.bb().raw();
             if b & own_files == 0 {
                 s += if b & their_files == 0 { QUEEN_OPEN_FILE } else { QUEEN_SEMI_OPEN_FILE };
             }
@@ -246,19 +246,19 @@ fn side_score(us: &Side, them: &Side) -> S {
 #[inline(always)]
 fn king_shelter(us: &Side) -> S {
     let k = us.king;
-    let kr = k.rank();
+    let kr = k.rank().index() as u8;
     if kr > SHELTER_MAX_KING_RANK {
         return S::ZERO;
     }
     // Branch-free, with popcounts over the (two or three) files around the king.
     let ahead = !0u64 << (8 * (kr as u32 + 1));
-    let kfile = Bitboard::file(k.file()).0;
+    let kfile = Bitboard::file(k.file()).raw();
     let files = kfile | pawns::west(kfile) | pawns::east(kfile);
-    let shield = us.pawns.0 & files & ahead;
-    let one = shield & Bitboard::rank(kr + 1).0;
-    let two = shield & Bitboard::rank(kr + 2).0 & !(one << 8);
-    let covered = (pawns::south_fill(shield) & Bitboard::RANK_1.0).count_ones() as i32;
-    let n_files = (files & Bitboard::RANK_1.0).count_ones() as i32;
+    let shield = us.pawns.raw() & files & ahead;
+    let one = shield & Bitboard::rank(Rank::from_index(kr as usize + 1)).raw();
+    let two = shield & Bitboard::rank(Rank::from_index(kr as usize + 2)).raw() & !(one << 8);
+    let covered = (pawns::south_fill(shield) & Bitboard::RANK_1.raw()).count_ones() as i32;
+    let n_files = (files & Bitboard::RANK_1.raw()).count_ones() as i32;
     let (n1, n2) = (one.count_ones() as i32, two.count_ones() as i32);
     let mg = n1 * SHELTER_ONE_AHEAD
         + n2 * SHELTER_TWO_AHEAD
@@ -307,8 +307,8 @@ fn scale_factor(board: &Board, strong: Color) -> i32 {
         && board.colored(weak, Piece::Bishop).count() == 1
     {
         const DARK: u64 = 0xAA55_AA55_AA55_AA55;
-        let dark = bishops.0 & DARK;
-        if dark != 0 && dark != bishops.0 {
+        let dark = bishops.raw() & DARK;
+        if dark != 0 && dark != bishops.raw() {
             return SCALE_OPPOSITE_BISHOPS;
         }
     }

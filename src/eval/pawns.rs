@@ -7,8 +7,8 @@ use super::Side;
 use crate::bitboard::Bitboard;
 use crate::types::Square;
 
-const NOT_A: u64 = !Bitboard::FILE_A.0;
-const NOT_H: u64 = !Bitboard::FILE_H.0;
+const NOT_A: u64 = !Bitboard::FILE_A.raw();
+const NOT_H: u64 = !Bitboard::FILE_H.raw();
 
 /// Everything on the squares of `b` and above them (towards rank 8).
 #[inline(always)]
@@ -57,8 +57,8 @@ pub fn attacks_down(b: u64) -> u64 {
 /// King (Chebyshev) distance between two squares.
 #[inline(always)]
 pub fn distance(a: Square, b: Square) -> i32 {
-    let df = (a.file() as i32 - b.file() as i32).abs();
-    let dr = (a.rank() as i32 - b.rank() as i32).abs();
+    let df = (a.file().index() as i32 - b.file().index() as i32).abs();
+    let dr = (a.rank().index() as i32 - b.rank().index() as i32).abs();
     df.max(dr)
 }
 
@@ -77,8 +77,8 @@ pub fn distance(a: Square, b: Square) -> i32 {
 ///   nothing at all stands on the path to promotion.
 #[inline(always)]
 pub fn pawn_structure(us: &Side, them: &Side, occ: Bitboard) -> S {
-    let ours = us.pawns.0;
-    let theirs = them.pawns.0;
+    let ours = us.pawns.raw();
+    let theirs = them.pawns.raw();
     let mut s = S::ZERO;
 
     let files = us.pawn_files;
@@ -95,17 +95,17 @@ pub fn pawn_structure(us: &Side, them: &Side, occ: Bitboard) -> S {
     let their_front = south_fill(theirs >> 8);
     let their_span = their_front | west(their_front) | east(their_front);
     let behind_own = south_fill(ours >> 8);
-    let passed = Bitboard(ours & !their_span & !behind_own);
+    let passed = Bitboard::from_raw(ours & !their_span & !behind_own);
     for sq in passed {
-        let r = sq.rank() as usize;
+        let r = sq.rank().index();
         s += PASSED_RANK[r];
         // A pawn stands on ranks 1..=6, so the stop square exists.
-        let stop = Square(sq.0 + 8);
+        let stop = Square::from_index(sq.index() + 8);
         let w = PASSED_KING_RANK_WEIGHT[r];
         let kd = PASSED_THEIR_KING_DIST_EG * distance(them.king, stop)
             - PASSED_OUR_KING_DIST_EG * distance(us.king, stop);
         let mut eg = w * kd;
-        if north_fill(stop.bb().0) & occ.0 == 0 {
+        if north_fill(stop.bb().raw()) & occ.raw() == 0 {
             eg += PASSED_FREE_PATH_EG[r];
         }
         s += S(0, eg);

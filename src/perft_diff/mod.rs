@@ -417,7 +417,8 @@ fn describe(board: &Board, m: Move) -> String {
 /// Why a move the other program listed is not one of Horizon's legal moves, as far as can
 /// be told from the squares.
 fn describe_extra(board: &Board, tok: &str) -> String {
-    let (Some(from), Some(to)) = (tok.get(0..2).and_then(Square::parse), tok.get(2..4).and_then(Square::parse)) else {
+    let square = |s: Option<&str>| s.and_then(|s| s.parse::<Square>().ok());
+    let (Some(from), Some(to)) = (square(tok.get(0..2)), square(tok.get(2..4))) else {
         return "not a move".to_string();
     };
     let us = board.side_to_move();
@@ -426,7 +427,7 @@ fn describe_extra(board: &Board, tok: &str) -> String {
         return format!("no {side} piece on {from}");
     };
     let own_rook = board.piece_on(to) == Some(Piece::Rook) && board.color_on(to) == Some(us);
-    if piece == Piece::King && (own_rook || from.file().abs_diff(to.file()) >= 2) {
+    if piece == Piece::King && (own_rook || from.file().index().abs_diff(to.file().index()) >= 2) {
         return "castling, not legal here".to_string();
     }
     if piece == Piece::Pawn && Some(to) == board.ep_square() {
@@ -523,14 +524,14 @@ pub fn command(args: &[String]) -> i32 {
     let (mut moves, mut castling_king_takes_rook) = (Vec::new(), None);
     for tok in pos.get(2).copied().unwrap_or("").split_whitespace() {
         match board.parse_uci_move(tok) {
-            Some(m) => {
+            Ok(m) => {
                 if m.is_castle() && m.uci(true).to_string() != m.uci(false).to_string() {
                     castling_king_takes_rook = Some(m.uci(true).to_string() == tok);
                 }
                 board.make(m);
                 moves.push(m);
             }
-            None => return fail(&format!("illegal move '{tok}' in position {}", board.to_fen())),
+            Err(e) => return fail(&format!("{e} (position {})", board.to_fen())),
         }
     }
     let timeout = Duration::from_secs_f64(timeout);
@@ -575,7 +576,7 @@ mod tests {
             self.calls.push((moves.to_vec(), depth));
             let mut b = Board::from_fen(fen).unwrap();
             for m in moves {
-                let mv = b.parse_uci_move(m).unwrap_or_else(|| panic!("fake peer got illegal move {m}"));
+                let mv = b.parse_uci_move(m).unwrap_or_else(|e| panic!("fake peer: {e}"));
                 b.make(mv);
             }
             let split = crate::perft::divide(&b, depth, PerftOptions::default());
