@@ -78,11 +78,9 @@ fn perft_body(board: &mut Board, depth: u32, bulk: bool, recurse: impl Fn(&mut B
     }
     let mut total = 0;
     if depth == 2 && bulk {
-        // Count the children's moves right here instead of through a recursive call.
+        // Count the children's moves right here, without playing the moves in full.
         for &m in &list {
-            board.make_inline(m);
-            total += board.count_moves_inline();
-            board.unmake_inline();
+            total += board.count_after_inline(m);
         }
         return total;
     }
@@ -333,7 +331,7 @@ unsafe fn perft_hashed_popcnt(board: &mut Board, depth: u32, bulk: bool, h: &Has
 ///
 /// 1. Depths 0 and 1 are cheaper to count than to look up (a table probe is a cache miss).
 /// 2. A stored count for this position and depth is the answer.
-/// 3. At depth 2 the children's moves are counted right here.
+/// 3. At depth 2 the children's moves are counted right here (`count_after_inline`).
 /// 4. Deeper, the children will probe the table: their buckets are prefetched first (one
 ///    make/unmake each to learn the key), so the cache misses overlap instead of queueing.
 #[inline(always)]
@@ -355,10 +353,14 @@ fn hashed_body(
     let mut list = MoveList::new();
     board.generate::<ALL, _>(&mut list);
     let mut total = 0;
-    if depth == 2 {
+    if depth == 2 && bulk {
+        for &m in &list {
+            total += board.count_after_inline(m);
+        }
+    } else if depth == 2 {
         for &m in &list {
             board.make_inline(m);
-            total += if bulk { board.count_moves_inline() } else { plain(board, 1, false) };
+            total += plain(board, 1, false);
             board.unmake_inline();
         }
     } else {

@@ -3,6 +3,7 @@
 //! move counters, an incrementally updated Zobrist key and an undo stack that doubles as the
 //! key history for repetition detection.
 
+mod count;
 mod fen;
 mod makemove;
 
