@@ -31,6 +31,10 @@ const START_BYTES: usize = 32 << 20;
 /// The part in use doubles when as many new entries as it has buckets have gone in since the
 /// last doubling; each doubling halves the fill, so it is about half full when it grows.
 const GROW_INSERTS_PER_BUCKET: usize = 1;
+/// New entries are counted by sampling: only those whose key has these bits clear, each
+/// counting for all. Keys are uniformly random, so the estimate is good, and the shared
+/// counter is written 64 times less often.
+const INSERT_SAMPLE_MASK: u64 = 63;
 
 #[repr(C, align(64))]
 struct Bucket {
@@ -67,10 +71,16 @@ pub struct PerftTable {
     max_mask: usize,
     /// Mask of the part in use.
     mask: AtomicUsize,
-    /// New entries since the part in use last grew.
-    inserts: AtomicUsize,
     generation: AtomicU8,
+    /// New entries since the part in use last grew (sampled). On a cache line of its own:
+    /// the fields above are read on every probe by every thread, and must not be knocked
+    /// out of their caches whenever one thread counts a store.
+    inserts: CacheLine<AtomicUsize>,
 }
+
+/// A value alone on its cache line.
+#[repr(align(64))]
+struct CacheLine<T>(T);
 
 impl PerftTable {
     /// A table of at most `mb` MiB (rounded down to a power of two number of buckets), or
@@ -87,8 +97,8 @@ impl PerftTable {
             mem,
             max_mask: buckets - 1,
             mask: AtomicUsize::new(start - 1),
-            inserts: AtomicUsize::new(0),
             generation: AtomicU8::new(1),
+            inserts: CacheLine(AtomicUsize::new(0)),
         })
     }
 
@@ -156,7 +166,9 @@ impl PerftTable {
         }
         let gen = self.generation.load(Ordering::Relaxed) as u64;
         self.put(self.bucket(key), key, count << COUNT_SHIFT | gen << DEPTH_BITS | depth as u64);
-        self.count_insert();
+        if key & INSERT_SAMPLE_MASK == 0 {
+            self.count_inserts(INSERT_SAMPLE_MASK as usize + 1);
+        }
     }
 
     /// Writes `data` for `key` into bucket `b`, choosing the entry as `store` describes.
@@ -185,18 +197,18 @@ impl PerftTable {
         b.words[2 * victim + 1].store(data, Ordering::Relaxed);
     }
 
-    /// Counts a new entry and doubles the part in use when it is about half full.
+    /// Counts `n` new entries and doubles the part in use when it is about half full.
     #[inline(always)]
-    fn count_insert(&self) {
+    fn count_inserts(&self, n: usize) {
         let mask = self.mask.load(Ordering::Relaxed);
         if mask == self.max_mask {
             return;
         }
-        let n = self.inserts.fetch_add(1, Ordering::Relaxed) + 1;
-        if n >= (mask + 1) * GROW_INSERTS_PER_BUCKET
+        let total = self.inserts.0.fetch_add(n, Ordering::Relaxed) + n;
+        if total >= (mask + 1) * GROW_INSERTS_PER_BUCKET
             && self.mask.compare_exchange(mask, mask * 2 + 1, Ordering::Relaxed, Ordering::Relaxed).is_ok()
         {
-            self.inserts.store(0, Ordering::Relaxed);
+            self.inserts.0.store(0, Ordering::Relaxed);
             self.move_to_new_half(mask + 1);
         }
     }

@@ -8,6 +8,8 @@ use std::fmt;
 pub enum DiffError {
     /// The position to compare is not valid (bad FEN or an illegal move).
     Position(String),
+    /// Horizon's own hash table could not be allocated.
+    Hash(String),
     /// `--uci` or `--script` was given an empty command.
     NoCommand,
     /// The command line of the other program has an unmatched quote.
@@ -46,6 +48,7 @@ impl fmt::Display for DiffError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             DiffError::Position(e) => write!(f, "bad position: {e}"),
+            DiffError::Hash(e) => write!(f, "{e}"),
             DiffError::NoCommand => write!(f, "--uci/--script needs a command to run"),
             DiffError::Unquoted(cmd) => write!(f, "unmatched quote in the command '{cmd}'"),
             DiffError::Start { program, reason } => write!(f, "cannot start '{program}': {reason}"),

@@ -104,10 +104,7 @@ pub fn run(cfg: &Config, peer: &mut dyn Peer, out: &mut dyn Write) -> Result<Vec
         }
         root.make(m);
     }
-    let runner = match Perft::new(cfg.perft) {
-        Ok(r) => r,
-        Err(_) => Perft::new(PerftOptions { hash_mb: 0, ..cfg.perft }).expect("no table to allocate"),
-    };
+    let runner = Perft::new(cfg.perft).map_err(|e| DiffError::Hash(e.to_string()))?;
     let notation = cfg.castling_king_takes_rook.map(|ktr| if ktr { Notation::KingTakesRook } else { Notation::KingTwoSquares });
     let mut d = Differ { cfg, fen, root, peer, runner, notation, out, findings: Vec::new() };
     d.start()?;
