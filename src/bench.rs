@@ -5,6 +5,7 @@
 use crate::board::Board;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Limits, Options, Searcher, Silent, Stats};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -80,10 +81,21 @@ pub fn run(depth: i32, each: impl FnMut(usize, &str, &Stats)) -> BenchResult {
 }
 
 /// Runs the bench with non-default search options (e.g. SEE pruning in quiescence off).
-pub fn run_with(depth: i32, options: Options, mut each: impl FnMut(usize, &str, &Stats)) -> BenchResult {
-    let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB));
+pub fn run_with(depth: i32, options: Options, each: impl FnMut(usize, &str, &Stats)) -> BenchResult {
     let control = Arc::new(Control::default());
-    let mut searcher = Searcher::new(tt.clone(), control);
+    run_controlled(depth, options, control, each).expect("nothing stops a bench with its own control")
+}
+
+/// Runs the bench, ending early (None) once `control.stop` is set: the UCI `bench`, which
+/// runs off the input thread and obeys `stop`.
+pub fn run_controlled(
+    depth: i32,
+    options: Options,
+    control: Arc<Control>,
+    mut each: impl FnMut(usize, &str, &Stats),
+) -> Option<BenchResult> {
+    let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB));
+    let mut searcher = Searcher::new(tt.clone(), control.clone());
     searcher.set_options(options);
     let mut total = Stats::default();
     // Cleared once, as after `ucinewgame`: the positions run in a fixed order, so what
@@ -95,11 +107,14 @@ pub fn run_with(depth: i32, options: Options, mut each: impl FnMut(usize, &str, 
         let board = Board::from_fen(fen).expect("bench FEN is valid");
         let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
         let r = searcher.search(&board, limits, &mut Silent);
+        if control.stop.load(Ordering::Relaxed) {
+            return None;
+        }
         total.nodes += r.stats.nodes;
         total.qnodes += r.stats.qnodes;
         total.see_pruned += r.stats.see_pruned;
         total.delta_pruned += r.stats.delta_pruned;
         each(i, fen, &r.stats);
     }
-    BenchResult { stats: total, millis: start.elapsed().as_millis() }
+    Some(BenchResult { stats: total, millis: start.elapsed().as_millis() })
 }

@@ -470,11 +470,6 @@ fn bad_input_is_answered_and_state_kept() {
         b"position startpos moves e2e5".to_vec(),
         b"position startpos moves e2e4 zz".to_vec(),
         b"position somewhere".to_vec(),
-        b"go depth abc".to_vec(),
-        b"go depth".to_vec(),
-        b"go movetime -x".to_vec(),
-        b"go nodes 1e9".to_vec(),
-        b"go fast".to_vec(),
         b"setoption".to_vec(),
         b"setoption name".to_vec(),
         b"setoption value 3".to_vec(),
@@ -721,4 +716,90 @@ fn chess960_castling_is_king_takes_rook() {
     e.send("go depth 2 searchmoves e1g1");
     let (_, best) = e.bestmove(Duration::from_secs(5));
     assert_eq!(best.split_whitespace().nth(1), Some("e1g1"));
+}
+
+/// `go perft` runs off the input thread: `isready` is answered at once while it counts,
+/// and `stop` ends it without a total.
+#[test]
+fn isready_during_go_perft_and_stop_ends_it() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.sync();
+    e.send("go perft 7");
+    std::thread::sleep(Duration::from_millis(200));
+    for _ in 0..3 {
+        let t0 = Instant::now();
+        e.send("isready");
+        e.until(Duration::from_secs(5), "readyok", |l| l == "readyok");
+        let took = t0.elapsed();
+        assert!(took < Duration::from_millis(100), "readyok took {took:?} during go perft 7");
+    }
+    let t0 = Instant::now();
+    e.send("stop");
+    let lines = e.until(Duration::from_secs(5), "perft stopped", |l| l == "info string perft stopped");
+    assert!(t0.elapsed() < Duration::from_secs(1), "stop took {:?}", t0.elapsed());
+    assert!(!lines.iter().any(|l| l.starts_with("Nodes searched")), "{lines:?}");
+    // The engine goes on normally afterwards.
+    e.send("go perft 2");
+    let lines = e.until(T, "Nodes searched", |l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 400");
+}
+
+/// The UCI `bench` also runs off the input thread and obeys `stop`.
+#[test]
+fn uci_bench_answers_isready_and_stops() {
+    let mut e = Engine::start();
+    e.send("bench 30");
+    std::thread::sleep(Duration::from_millis(100));
+    let t0 = Instant::now();
+    e.send("isready");
+    e.until(Duration::from_secs(5), "readyok", |l| l == "readyok");
+    assert!(t0.elapsed() < Duration::from_millis(100), "readyok took {:?} during bench", t0.elapsed());
+    e.send("stop");
+    let lines = e.until(Duration::from_secs(5), "bench stopped", |l| l == "info string bench stopped");
+    assert!(!lines.iter().any(|l| l.ends_with(" nps")), "{lines:?}");
+    e.send("bench 2");
+    let lines = e.until(Duration::from_secs(30), "bench total", |l| l.ends_with(" nps"));
+    let total: u64 = lines.last().unwrap().split_whitespace().next().unwrap().parse().unwrap();
+    assert!(total > 0);
+}
+
+/// A malformed `go` searches with what it could read, says what it left out in one
+/// `info string` line, and ends with exactly one `bestmove`.
+#[test]
+fn malformed_go_ends_in_exactly_one_bestmove() {
+    let cases = [
+        ("go depth abc", "depth abc"),
+        ("go wtime -5 btime x", "wtime -5"),
+        ("go movetime", "movetime (no value)"),
+        ("go depth", "depth (no value)"),
+        ("go movetime -x", "movetime -x"),
+        ("go nodes 1e9", "nodes 1e9"),
+        ("go fast", "fast (unknown)"),
+        ("go depth -3 nodes 5000", "depth -3"),
+        ("go depth 0 movetime 50", "depth 0"),
+        ("go wtime 99999999999999999999 btime 100 depth 3", "wtime 99999999999999999999"),
+        ("go wtime 1000 btime 1000 movestogo 0", "movestogo 0"),
+        ("go movetime 50 searchmoves zz e2e4", "searchmoves zz"),
+        ("go depth 3 perft abc", "perft abc"),
+        ("go perft 99 depth 2", "perft 99"),
+    ];
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for (go, note) in cases {
+        e.send(go);
+        let (lines, best) = e.bestmove(Duration::from_secs(10));
+        legal_bestmove(&best, START_FEN, &[]);
+        let notes: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error: ignored in go: ")).collect();
+        assert_eq!(notes.len(), 1, "{go}: {lines:?}");
+        assert!(notes[0].contains(note), "{go}: {}", notes[0]);
+        // Nothing more arrives: exactly one bestmove.
+        let after = e.silent_for(Duration::from_millis(200));
+        assert_eq!(count_bestmoves(&after), 0, "{go}: {after:?}");
+        assert_eq!(count_bestmoves(&e.sync()), 0, "{go}");
+    }
+    // `searchmoves` limits the search to the readable moves.
+    e.send("go depth 2 searchmoves zz g1f3");
+    let (_, best) = e.bestmove(Duration::from_secs(10));
+    assert_eq!(best.split_whitespace().nth(1), Some("g1f3"));
 }

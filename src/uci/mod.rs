@@ -8,7 +8,7 @@ pub mod options;
 
 use crate::board::Board;
 use crate::moves::Move;
-use crate::perft::{self, PerftOptions};
+use crate::perft;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Bound, Control, Limits, Report, Reporter, Score, Searcher};
 use command::{Command, GoParams};
@@ -68,7 +68,8 @@ pub struct Engine {
     control: Arc<Control>,
     /// The searcher lives here between searches and on the search thread during one.
     searcher: Option<Searcher>,
-    handle: Option<JoinHandle<Searcher>>,
+    /// The running job (search, `go perft` or `bench`); a search hands the searcher back.
+    handle: Option<JoinHandle<Option<Searcher>>>,
 }
 
 impl Default for Engine {
@@ -92,12 +93,23 @@ impl Engine {
             self.control.stop.store(true, Ordering::SeqCst);
             self.control.pondering.store(false, Ordering::SeqCst);
             match h.join() {
-                Ok(s) => self.searcher = Some(s),
+                Ok(Some(s)) => self.searcher = Some(s),
+                Ok(None) => {}
                 Err(_) => {
                     // The search thread cannot panic under panic=abort; rebuild defensively.
                     self.searcher = Some(Searcher::new(self.tt.clone(), self.control.clone()));
                 }
             }
+        }
+    }
+
+    /// Runs `job` on its own thread, so the input thread keeps answering.
+    fn spawn_job(&mut self, name: &str, job: impl FnOnce() -> Option<Searcher> + Send + 'static) {
+        self.control.stop.store(false, Ordering::SeqCst);
+        // The search recursion and move lists live on this thread's stack.
+        match std::thread::Builder::new().name(name.into()).stack_size(64 << 20).spawn(job) {
+            Ok(h) => self.handle = Some(h),
+            Err(e) => send(&format!("info string error: cannot start {name} thread: {e}")),
         }
     }
 
@@ -149,17 +161,27 @@ impl Engine {
             Command::Eval => send(&format!("info string eval {} cp (side to move)", crate::eval::evaluate(&self.board))),
             Command::Bench(d) => {
                 self.stop_search();
-                let r = crate::bench::run_with(d.unwrap_or(crate::bench::BENCH_DEPTH), self.options.search, |_, _, _| {});
-                let s = r.stats;
-                send(&format!(
-                    "info string qnodes {} ({:.1}%) see-pruned {} delta-pruned {}",
-                    s.qnodes,
-                    100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
-                    s.see_pruned,
-                    s.delta_pruned
-                ));
-                let nps = r.stats.nodes as u128 * 1000 / r.millis.max(1);
-                send(&format!("{} nodes {} nps", r.stats.nodes, nps));
+                let depth = d.unwrap_or(crate::bench::BENCH_DEPTH);
+                let options = self.options.search;
+                let control = self.control.clone();
+                self.spawn_job("bench", move || {
+                    match crate::bench::run_controlled(depth, options, control, |_, _, _| {}) {
+                        Some(r) => {
+                            let s = r.stats;
+                            send(&format!(
+                                "info string qnodes {} ({:.1}%) see-pruned {} delta-pruned {}",
+                                s.qnodes,
+                                100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
+                                s.see_pruned,
+                                s.delta_pruned
+                            ));
+                            let nps = s.nodes as u128 * 1000 / r.millis.max(1);
+                            send(&format!("{} nodes {} nps", s.nodes, nps));
+                        }
+                        None => send("info string bench stopped"),
+                    }
+                    None
+                });
             }
         }
         true
@@ -229,17 +251,30 @@ impl Engine {
         self.board = b;
     }
 
-    fn go(&mut self, g: GoParams) {
+    fn go(&mut self, mut g: GoParams) {
         self.stop_search();
+        let mut notes = std::mem::take(&mut g.notes);
         if let Some(d) = g.perft {
-            let split = perft::divide(&self.board, d, PerftOptions::default());
-            let mut total = 0;
-            for (m, n) in &split {
-                send(&format!("{}: {}", m.uci(self.board.is_chess960()), n));
-                total += n;
+            if !notes.is_empty() {
+                send(&format!("info string error: ignored in go: {}", notes.join("; ")));
             }
-            send("");
-            send(&format!("Nodes searched: {}", if d == 0 { 1 } else { total }));
+            let board = self.board.clone();
+            let control = self.control.clone();
+            self.spawn_job("perft", move || {
+                let chess960 = board.is_chess960();
+                let mut total = 0;
+                let done = perft::divide_until(&board, d, &control.stop, |m, n| {
+                    send(&format!("{}: {}", m.uci(chess960), n));
+                    total += n;
+                });
+                if done {
+                    send("");
+                    send(&format!("Nodes searched: {}", if d == 0 { 1 } else { total }));
+                } else {
+                    send("info string perft stopped");
+                }
+                None
+            });
             return;
         }
         let white = self.board.side_to_move() == crate::types::Color::White;
@@ -247,8 +282,17 @@ impl Engine {
         for s in &g.searchmoves {
             match self.board.parse_uci_move(s) {
                 Ok(m) => searchmoves.push(m),
-                Err(e) => send(&format!("info string error: searchmoves: {e}")),
+                Err(e) => notes.push(format!("searchmoves {s} ({e})")),
             }
+        }
+        if !notes.is_empty() && !g.has_limit() {
+            // Nothing readable is left to end the search: think for a fixed time rather
+            // than forever, since whoever sent this is waiting for a `bestmove`.
+            g.movetime = Some(MALFORMED_GO_MOVETIME_MS);
+            notes.push(format!("no usable limit left, searching {MALFORMED_GO_MOVETIME_MS} ms"));
+        }
+        if !notes.is_empty() {
+            send(&format!("info string error: ignored in go: {}", notes.join("; ")));
         }
         let limits = Limits {
             depth: g.depth,
@@ -261,42 +305,37 @@ impl Engine {
             move_overhead_ms: self.options.move_overhead,
         };
         let wait_for_stop = g.infinite;
-        self.control.stop.store(false, Ordering::SeqCst);
         self.control.pondering.store(g.ponder, Ordering::SeqCst);
         let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.tt.clone(), self.control.clone()));
         searcher.set_options(self.options.search);
         let board = self.board.clone();
         let control = self.control.clone();
         let chess960 = self.options.chess960;
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let result = searcher.search(&board, limits, &mut UciReporter { chess960 });
-                // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
-                while (wait_for_stop || control.pondering.load(Ordering::SeqCst)) && !control.stop.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                let s = result.stats;
-                let ms = result.time.as_millis().max(1);
-                send(&format!(
-                    "info string nodes {} qnodes {} ({:.1}%) see-pruned {} delta-pruned {} nps {}",
-                    s.nodes,
-                    s.qnodes,
-                    100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
-                    s.see_pruned,
-                    s.delta_pruned,
-                    s.nodes as u128 * 1000 / ms
-                ));
-                send(&bestmove_line(result.best, result.ponder, chess960));
-                searcher
-            });
-        match spawned {
-            Ok(h) => self.handle = Some(h),
-            Err(e) => send(&format!("info string error: cannot start search thread: {e}")),
-        }
+        self.spawn_job("search", move || {
+            let result = searcher.search(&board, limits, &mut UciReporter { chess960 });
+            // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
+            while (wait_for_stop || control.pondering.load(Ordering::SeqCst)) && !control.stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let s = result.stats;
+            let ms = result.time.as_millis().max(1);
+            send(&format!(
+                "info string nodes {} qnodes {} ({:.1}%) see-pruned {} delta-pruned {} nps {}",
+                s.nodes,
+                s.qnodes,
+                100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
+                s.see_pruned,
+                s.delta_pruned,
+                s.nodes as u128 * 1000 / ms
+            ));
+            send(&bestmove_line(result.best, result.ponder, chess960));
+            Some(searcher)
+        });
     }
 }
+
+/// How long a `go` searches when none of its limits could be read.
+const MALFORMED_GO_MOVETIME_MS: u64 = 1000;
 
 fn bestmove_line(best: Move, ponder: Option<Move>, chess960: bool) -> String {
     if best.is_null() {
