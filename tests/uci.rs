@@ -7,10 +7,17 @@ use rand::{Rng, SeedableRng};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const T: Duration = Duration::from_secs(10);
+
+thread_local! {
+    /// `Threads` for engines this test thread starts: every end-to-end test runs twice,
+    /// with one search thread and with two (see `end_to_end!` at the end).
+    static THREADS: Cell<usize> = const { Cell::new(1) };
+}
 
 struct Engine {
     child: Child,
@@ -48,7 +55,12 @@ impl Engine {
                 }
             }
         });
-        Engine { child, stdin, rx, log: Vec::new() }
+        let mut e = Engine { child, stdin, rx, log: Vec::new() };
+        let threads = THREADS.with(|t| t.get());
+        if threads > 1 {
+            e.send(&format!("setoption name Threads value {threads}"));
+        }
+        e
     }
 
     fn send(&mut self, line: &str) {
@@ -194,7 +206,6 @@ fn count_bestmoves(lines: &[String]) -> usize {
     lines.iter().filter(|l| l.starts_with("bestmove")).count()
 }
 
-#[test]
 fn handshake() {
     let mut e = Engine::start();
     e.send("uci");
@@ -215,7 +226,6 @@ fn handshake() {
     assert!(e.wait_exit(T).success());
 }
 
-#[test]
 fn go_depth_reports_and_one_bestmove() {
     let mut e = Engine::start();
     e.send("uci");
@@ -255,7 +265,6 @@ fn go_depth_reports_and_one_bestmove() {
     assert_eq!(count_bestmoves(&lines), 1);
 }
 
-#[test]
 fn infinite_answers_isready_and_stops_once() {
     let mut e = Engine::start();
     e.send("position startpos");
@@ -284,7 +293,6 @@ fn infinite_answers_isready_and_stops_once() {
     assert_eq!(count_bestmoves(&e.sync()), 0);
 }
 
-#[test]
 fn infinite_waits_for_stop_even_when_search_ends() {
     let mut e = Engine::start();
     // One legal move, mated next move: the search finishes at once but must wait.
@@ -300,7 +308,6 @@ fn infinite_waits_for_stop_even_when_search_ends() {
     }
 }
 
-#[test]
 fn ponder_and_ponderhit() {
     let mut e = Engine::start();
     e.send("setoption name Ponder value true");
@@ -323,7 +330,6 @@ fn ponder_and_ponderhit() {
     assert_eq!(count_bestmoves(&e.sync()), 0);
 }
 
-#[test]
 fn time_controls_return_in_time() {
     let mut e = Engine::start();
     e.send("position startpos");
@@ -367,7 +373,6 @@ fn time_controls_return_in_time() {
     assert!(last_nodes <= 5100, "go nodes 5000 reported {last_nodes}");
 }
 
-#[test]
 fn go_mate_finds_mate_in_two() {
     let mut e = Engine::start();
     e.send("position fen 6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1");
@@ -379,7 +384,6 @@ fn go_mate_finds_mate_in_two() {
     assert!(last_info.contains(" score mate 2 "), "{last_info}");
 }
 
-#[test]
 fn long_and_empty_move_lists() {
     let mut e = Engine::start();
     let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
@@ -412,7 +416,6 @@ fn long_and_empty_move_lists() {
     assert_eq!(e.fen(), START_FEN);
 }
 
-#[test]
 fn setoption_forms() {
     let mut e = Engine::start();
     for line in [
@@ -449,7 +452,6 @@ fn setoption_forms() {
 
 /// Each bad line gets an `info string error: …` answer, and the engine keeps working and
 /// keeps its last good position.
-#[test]
 fn bad_input_is_answered_and_state_kept() {
     let good = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     let mut e = Engine::start();
@@ -480,7 +482,8 @@ fn bad_input_is_answered_and_state_kept() {
         b"setoption name MultiPV value 0".to_vec(),
         b"setoption name MultiPV value 100000".to_vec(),
         b"setoption name Move Overhead value -5".to_vec(),
-        b"setoption name Threads value 64".to_vec(),
+        b"setoption name Threads value 0".to_vec(),
+        b"setoption name Threads value 1025".to_vec(),
         b"setoption name Ponder value maybe".to_vec(),
         b"setoption name UCI_Chess960 value 1".to_vec(),
         b"setoption name NoSuchOption value 3".to_vec(),
@@ -509,7 +512,6 @@ fn bad_input_is_answered_and_state_kept() {
     assert!(lines.iter().all(|l| !l.contains(" multipv 2 ")));
 }
 
-#[test]
 fn fuzz_random_token_lines() {
     const TOKENS: [&str; 62] = [
         "uci", "isready", "ucinewgame", "position", "startpos", "fen", "moves", "go", "stop", "ponderhit",
@@ -620,7 +622,6 @@ fn fuzz_random_token_lines() {
     assert!(e.wait_exit(T).success());
 }
 
-#[test]
 fn quit_and_end_of_input_exit_cleanly() {
     let mut e = Engine::start();
     e.send("quit");
@@ -645,7 +646,6 @@ fn quit_and_end_of_input_exit_cleanly() {
     assert_eq!(e.wait_exit(T).code(), Some(0));
 }
 
-#[test]
 fn no_move_gives_bestmove_none() {
     let mut e = Engine::start();
     for fen in ["R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"] {
@@ -659,7 +659,6 @@ fn no_move_gives_bestmove_none() {
     }
 }
 
-#[test]
 fn go_perft() {
     let mut e = Engine::start();
     e.send("position startpos");
@@ -688,7 +687,6 @@ fn go_perft() {
     assert_eq!(count_bestmoves(&e.sync()), 0);
 }
 
-#[test]
 fn chess960_castling_is_king_takes_rook() {
     let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
     let mut e = Engine::start();
@@ -720,7 +718,6 @@ fn chess960_castling_is_king_takes_rook() {
 
 /// `go perft` runs off the input thread: `isready` is answered at once while it counts,
 /// and `stop` ends it without a total.
-#[test]
 fn isready_during_go_perft_and_stop_ends_it() {
     let mut e = Engine::start();
     e.send("position startpos");
@@ -746,7 +743,6 @@ fn isready_during_go_perft_and_stop_ends_it() {
 }
 
 /// The UCI `bench` also runs off the input thread and obeys `stop`.
-#[test]
 fn uci_bench_answers_isready_and_stops() {
     let mut e = Engine::start();
     e.send("bench 30");
@@ -766,7 +762,6 @@ fn uci_bench_answers_isready_and_stops() {
 
 /// A malformed `go` searches with what it could read, says what it left out in one
 /// `info string` line, and ends with exactly one `bestmove`.
-#[test]
 fn malformed_go_ends_in_exactly_one_bestmove() {
     let cases = [
         ("go depth abc", "depth abc"),
@@ -803,3 +798,84 @@ fn malformed_go_ends_in_exactly_one_bestmove() {
     let (_, best) = e.bestmove(Duration::from_secs(10));
     assert_eq!(best.split_whitespace().nth(1), Some("g1f3"));
 }
+
+/// With 8 threads, `stop` still gets `bestmove` within 100 ms, and a `Threads` or `Hash`
+/// change during the search is refused with an error line and applied after it.
+fn stop_with_eight_threads() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 8");
+    e.send("position startpos moves e2e4 c7c5");
+    e.sync();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(500));
+    e.send("setoption name Threads value 3");
+    e.send("setoption name Hash value 8");
+    let lines = e.sync();
+    let refused: Vec<&String> = lines.iter().filter(|l| l.contains("cannot change during a search")).collect();
+    assert_eq!(refused.len(), 2, "{lines:?}");
+    let t0 = Instant::now();
+    e.send("stop");
+    let (lines, best) = e.bestmove(Duration::from_secs(5));
+    let took = t0.elapsed();
+    assert!(took < Duration::from_millis(100), "bestmove {took:?} after stop with 8 threads");
+    legal_bestmove(&best, START_FEN, &["e2e4", "c7c5"]);
+    // Summed nodes: the last report is no more than the total of the final line.
+    let total: u64 = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string nodes ")?.split_whitespace().next()?.parse().ok())
+        .expect("final nodes line");
+    assert!(total > 0);
+    // The waiting changes took effect: the next searches work, with no more errors.
+    for go in ["go depth 6", "go movetime 100"] {
+        e.send(go);
+        let (lines, best) = e.bestmove(Duration::from_secs(10));
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+        legal_bestmove(&best, START_FEN, &["e2e4", "c7c5"]);
+    }
+    assert_eq!(count_bestmoves(&e.sync()), 0);
+}
+
+#[test]
+fn stop_with_eight_threads_is_quick() {
+    stop_with_eight_threads();
+}
+
+/// Every end-to-end test, once with `Threads` 1 and once with `Threads` 2.
+macro_rules! end_to_end {
+    ($($name:ident),* $(,)?) => {
+        mod one_thread {
+            $(#[test]
+            fn $name() {
+                super::$name();
+            })*
+        }
+        mod two_threads {
+            $(#[test]
+            fn $name() {
+                super::THREADS.with(|t| t.set(2));
+                super::$name();
+            })*
+        }
+    };
+}
+
+end_to_end!(
+    handshake,
+    go_depth_reports_and_one_bestmove,
+    infinite_answers_isready_and_stops_once,
+    infinite_waits_for_stop_even_when_search_ends,
+    ponder_and_ponderhit,
+    time_controls_return_in_time,
+    go_mate_finds_mate_in_two,
+    long_and_empty_move_lists,
+    setoption_forms,
+    bad_input_is_answered_and_state_kept,
+    fuzz_random_token_lines,
+    quit_and_end_of_input_exit_cleanly,
+    no_move_gives_bestmove_none,
+    go_perft,
+    chess960_castling_is_king_takes_rook,
+    isready_during_go_perft_and_stop_ends_it,
+    uci_bench_answers_isready_and_stops,
+    malformed_go_ends_in_exactly_one_bestmove
+);

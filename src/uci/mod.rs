@@ -10,7 +10,8 @@ use crate::board::Board;
 use crate::moves::Move;
 use crate::perft;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Bound, Control, Limits, Report, Reporter, Score, Searcher};
+use crate::search::threads::Pick;
+use crate::search::{Bound, Control, Limits, Report, Reporter, Score, ThreadPool};
 use command::{Command, GoParams};
 use options::{Change, EngineOptions};
 use std::io::{BufRead, Write};
@@ -66,10 +67,20 @@ pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
-    /// The searcher lives here between searches and on the search thread during one.
-    searcher: Option<Searcher>,
-    /// The running job (search, `go perft` or `bench`); a search hands the searcher back.
-    handle: Option<JoinHandle<Option<Searcher>>>,
+    /// The search threads live here between searches and on the search thread during one.
+    pool: Option<ThreadPool>,
+    /// The running job (search, `go perft` or `bench`); a search hands the pool back.
+    handle: Option<JoinHandle<Option<ThreadPool>>>,
+    /// `Hash`, `Threads` and `Clear Hash` given while a job ran, applied when it ends.
+    pending: Pending,
+}
+
+/// Option changes waiting for the running job to end.
+#[derive(Default)]
+struct Pending {
+    hash: bool,
+    threads: bool,
+    clear_hash: bool,
 }
 
 impl Default for Engine {
@@ -83,8 +94,26 @@ impl Engine {
         let options = EngineOptions::default();
         let tt = Arc::new(TranspositionTable::new(options.hash_mb));
         let control = Arc::new(Control::default());
-        let searcher = Searcher::new(tt.clone(), control.clone());
-        Engine { board: Board::startpos(), options, tt, control, searcher: Some(searcher), handle: None }
+        let pool = ThreadPool::new(options.threads, tt.clone(), control.clone());
+        Engine {
+            board: Board::startpos(),
+            options,
+            tt,
+            control,
+            pool: Some(pool),
+            handle: None,
+            pending: Pending::default(),
+        }
+    }
+
+    /// The pool, rebuilt if a failed job took it away.
+    fn take_pool(&mut self) -> ThreadPool {
+        self.pool.take().unwrap_or_else(|| ThreadPool::new(self.options.threads, self.tt.clone(), self.control.clone()))
+    }
+
+    /// Is a search, perft or bench still running?
+    fn busy(&self) -> bool {
+        self.handle.as_ref().is_some_and(|h| !h.is_finished())
     }
 
     /// Stops a running search (its thread prints `bestmove`) and takes the searcher back.
@@ -93,18 +122,33 @@ impl Engine {
             self.control.stop.store(true, Ordering::SeqCst);
             self.control.pondering.store(false, Ordering::SeqCst);
             match h.join() {
-                Ok(Some(s)) => self.searcher = Some(s),
+                Ok(Some(p)) => self.pool = Some(p),
                 Ok(None) => {}
                 Err(_) => {
                     // The search thread cannot panic under panic=abort; rebuild defensively.
-                    self.searcher = Some(Searcher::new(self.tt.clone(), self.control.clone()));
+                    self.pool = Some(ThreadPool::new(self.options.threads, self.tt.clone(), self.control.clone()));
                 }
             }
+        }
+        self.apply_pending();
+    }
+
+    /// Applies option changes that waited for the last job to end.
+    fn apply_pending(&mut self) {
+        let p = std::mem::take(&mut self.pending);
+        if p.hash {
+            self.apply(Change::Hash);
+        }
+        if p.threads {
+            self.apply(Change::Threads);
+        }
+        if p.clear_hash {
+            self.apply(Change::ClearHash);
         }
     }
 
     /// Runs `job` on its own thread, so the input thread keeps answering.
-    fn spawn_job(&mut self, name: &str, job: impl FnOnce() -> Option<Searcher> + Send + 'static) {
+    fn spawn_job(&mut self, name: &str, job: impl FnOnce() -> Option<ThreadPool> + Send + 'static) {
         self.control.stop.store(false, Ordering::SeqCst);
         // The search recursion and move lists live on this thread's stack.
         match std::thread::Builder::new().name(name.into()).stack_size(64 << 20).spawn(job) {
@@ -115,6 +159,10 @@ impl Engine {
 
     /// Handles one input line. Returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        // A job that ended on its own is collected here, so waiting changes apply now.
+        if self.handle.as_ref().is_some_and(|h| h.is_finished()) {
+            self.stop_search();
+        }
         match line.parse::<Command>() {
             Ok(cmd) => self.handle(cmd),
             Err(e) => {
@@ -138,8 +186,8 @@ impl Engine {
             Command::UciNewGame => {
                 self.stop_search();
                 self.tt.clear();
-                if let Some(s) = self.searcher.as_mut() {
-                    s.clear();
+                if let Some(p) = self.pool.as_mut() {
+                    p.clear();
                 }
                 self.board = Board::startpos();
             }
@@ -189,12 +237,33 @@ impl Engine {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match self.options.set(name, value) {
-            Ok(Change::Hash) => {
+            Ok(Change::Other) => {}
+            Ok(change) if self.busy() => {
+                // The running search keeps its table and threads; the change waits for it.
+                send(&format!("info string error: option '{name}' cannot change during a search; applied when it ends"));
+                match change {
+                    Change::Hash => self.pending.hash = true,
+                    Change::Threads => self.pending.threads = true,
+                    _ => self.pending.clear_hash = true,
+                }
+            }
+            Ok(change) => {
                 self.stop_search();
+                self.apply(change);
+            }
+            Err(e) => send(&format!("info string error: {e}")),
+        }
+        self.board.set_chess960(self.options.chess960);
+    }
+
+    /// Rebuilds the table or the pool for a changed option; no job may be running.
+    fn apply(&mut self, change: Change) {
+        match change {
+            Change::Hash => {
                 // Free the old table before allocating the new one, so memory never holds both.
                 self.tt = Arc::new(TranspositionTable::new(1));
-                if let Some(s) = self.searcher.as_mut() {
-                    s.set_tt(self.tt.clone());
+                if let Some(p) = self.pool.as_mut() {
+                    p.set_tt(self.tt.clone());
                 }
                 match TranspositionTable::try_new(self.options.hash_mb) {
                     Ok(t) => self.tt = Arc::new(t),
@@ -204,18 +273,18 @@ impl Engine {
                         self.tt = Arc::new(TranspositionTable::new(options::HASH_DEFAULT));
                     }
                 }
-                if let Some(s) = self.searcher.as_mut() {
-                    s.set_tt(self.tt.clone());
+                if let Some(p) = self.pool.as_mut() {
+                    p.set_tt(self.tt.clone());
                 }
             }
-            Ok(Change::ClearHash) => {
-                self.stop_search();
-                self.tt.clear();
+            Change::Threads => {
+                if let Some(p) = self.pool.as_mut() {
+                    p.set_threads(self.options.threads);
+                }
             }
-            Ok(Change::Other) => {}
-            Err(e) => send(&format!("info string error: {e}")),
+            Change::ClearHash => self.tt.clear(),
+            Change::Other => {}
         }
-        self.board.set_chess960(self.options.chess960);
     }
 
     /// `position`: builds the new position completely before replacing the old one, so a
@@ -306,13 +375,14 @@ impl Engine {
         };
         let wait_for_stop = g.infinite;
         self.control.pondering.store(g.ponder, Ordering::SeqCst);
-        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.tt.clone(), self.control.clone()));
-        searcher.set_options(self.options.search);
+        let mut pool = self.take_pool();
+        pool.set_options(self.options.search);
+        pool.set_pick(if self.options.thread_vote { Pick::Vote } else { Pick::Main });
         let board = self.board.clone();
         let control = self.control.clone();
         let chess960 = self.options.chess960;
         self.spawn_job("search", move || {
-            let result = searcher.search(&board, limits, &mut UciReporter { chess960 });
+            let result = pool.search(&board, limits, &mut UciReporter { chess960 });
             // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
             while (wait_for_stop || control.pondering.load(Ordering::SeqCst)) && !control.stop.load(Ordering::SeqCst) {
                 std::thread::sleep(Duration::from_millis(1));
@@ -329,7 +399,7 @@ impl Engine {
                 s.nodes as u128 * 1000 / ms
             ));
             send(&bestmove_line(result.best, result.ponder, chess960));
-            Some(searcher)
+            Some(pool)
         });
     }
 }
