@@ -4,14 +4,15 @@
 
 use crate::board::Board;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Limits, Options, Searcher, Silent, Stats};
+use crate::search::{Control, Limits, Options, Searcher, Silent, Stats, ThreadPool};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
 /// Default search depth of `bench`.
 pub const BENCH_DEPTH: i32 = 11;
-const BENCH_HASH_MB: usize = 16;
+/// Hash size of the signature bench (MiB); the threaded bench takes others.
+pub const BENCH_HASH_MB: usize = 16;
 
 /// The six chessprogramming-wiki perft positions, the 24 Bratko-Kopec positions and 20
 /// positions of the Strategic Test Suite (every 75th): openings, middlegames, endgames.
@@ -107,6 +108,41 @@ pub fn run_controlled(
         let board = Board::from_fen(fen).expect("bench FEN is valid");
         let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
         let r = searcher.search(&board, limits, &mut Silent);
+        if control.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        total.nodes += r.stats.nodes;
+        total.qnodes += r.stats.qnodes;
+        total.see_pruned += r.stats.see_pruned;
+        total.delta_pruned += r.stats.delta_pruned;
+        each(i, fen, &r.stats);
+    }
+    Some(BenchResult { stats: total, millis: start.elapsed().as_millis() })
+}
+
+/// The threaded bench: the same positions and depth on a pool of `threads` threads with a
+/// `hash_mb` table, for measuring how a CPU scales. Node counts vary from run to run with
+/// more than one thread (the threads race through the shared table); with one thread and
+/// the default hash they equal the signature. Ends early (None) once `control.stop` is set.
+pub fn run_threads(
+    depth: i32,
+    threads: usize,
+    hash_mb: usize,
+    options: Options,
+    control: Arc<Control>,
+    mut each: impl FnMut(usize, &str, &Stats),
+) -> Option<BenchResult> {
+    let tt = Arc::new(TranspositionTable::try_new(hash_mb).ok()?);
+    let mut pool = ThreadPool::new(threads, tt.clone(), control.clone());
+    pool.set_options(options);
+    let mut total = Stats::default();
+    tt.clear();
+    pool.clear();
+    let start = Instant::now();
+    for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
+        let board = Board::from_fen(fen).expect("bench FEN is valid");
+        let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
+        let r = pool.search(&board, limits, &mut Silent);
         if control.stop.load(Ordering::Relaxed) {
             return None;
         }

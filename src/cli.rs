@@ -207,8 +207,9 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
     }
 }
 
-/// `horizon bench [depth]`: prints per-position lines to stderr and ends with
-/// `<nodes> nodes <nps> nps` on stdout.
+/// `horizon bench [depth] [threads] [hash]`: prints per-position lines to stderr and ends
+/// with `<nodes> nodes <nps> nps` on stdout. Without `threads`/`hash` (or with 1 and 16)
+/// it is the single-threaded, deterministic signature; otherwise the threaded bench.
 pub fn bench_command(args: &[String]) -> i32 {
     let depth = match args.first() {
         None => crate::bench::BENCH_DEPTH,
@@ -217,13 +218,42 @@ pub fn bench_command(args: &[String]) -> i32 {
             _ => return usage_error(format!("bench depth must be a number from 1 to 64, got '{d}'")),
         },
     };
-    let r = crate::bench::run(depth, |i, fen, s| {
+    let threads = match args.get(1) {
+        None => 1,
+        Some(t) => match t.parse::<usize>() {
+            Ok(t) if (1..=crate::search::threads::MAX_THREADS).contains(&t) => t,
+            _ => return usage_error(format!("bench threads must be a number from 1 to 1024, got '{t}'")),
+        },
+    };
+    let hash = match args.get(2) {
+        None => crate::bench::BENCH_HASH_MB,
+        Some(h) => match h.parse::<usize>() {
+            Ok(h) if (1..=crate::uci::options::HASH_MAX).contains(&h) => h,
+            _ => return usage_error(format!("bench hash must be a number of MB from 1 to 65536, got '{h}'")),
+        },
+    };
+    if args.len() > 3 {
+        return usage_error("usage: horizon bench [depth] [threads] [hash]");
+    }
+    let each = |i: usize, fen: &str, s: &crate::search::Stats| {
         eprintln!("position {:2}  nodes {:9}  qnodes {:9}  {fen}", i + 1, s.nodes, s.qnodes);
-    });
+    };
+    let r = if threads == 1 && hash == crate::bench::BENCH_HASH_MB {
+        crate::bench::run(depth, each)
+    } else {
+        let control = std::sync::Arc::new(crate::search::Control::default());
+        match crate::bench::run_threads(depth, threads, hash, crate::search::Options::default(), control, each) {
+            Some(r) => r,
+            None => {
+                eprintln!("error: cannot allocate a {hash} MB hash table");
+                return 1;
+            }
+        }
+    };
     let s = r.stats;
     let nps = s.nodes as u128 * 1000 / r.millis.max(1);
     eprintln!(
-        "depth {depth}: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}",
+        "depth {depth}, {threads} thread(s), {hash} MB: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}",
         r.millis,
         s.qnodes,
         100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,

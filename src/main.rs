@@ -6,7 +6,7 @@ const HELP: &str = "usage: horizon [command]
   (no command)                     speak UCI on stdin/stdout
   perft <depth> [<fen>] [<moves>]  per-move counts and total [--no-bulk] [--threads N] [--hash MB]
   perft-suite <file.epd>           check an EPD perft suite [--max-depth D] [--max-nodes N]
-  bench [depth]                    fixed search benchmark: '<nodes> nodes <nps> nps'
+  bench [depth] [threads] [hash]   fixed search benchmark: '<nodes> nodes <nps> nps' (threads/hash: scaling run)
   see \"<fen>\" <move>               static exchange evaluation of a move
   epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D]";
 

@@ -65,8 +65,8 @@ pub enum Command {
     Display,
     /// Non-standard: print the static evaluation.
     Eval,
-    /// Non-standard: run the bench.
-    Bench(Option<i32>),
+    /// Non-standard: run the bench (`bench [depth] [threads] [hash]`).
+    Bench { depth: Option<i32>, threads: Option<usize>, hash: Option<usize> },
     Empty,
 }
 
@@ -192,10 +192,24 @@ impl std::str::FromStr for Command {
             "debug" => Command::Debug,
             "d" => Command::Display,
             "eval" => Command::Eval,
-            "bench" => Command::Bench(match rest.first() {
-                Some(d) => Some(d.parse().map_err(|_| CommandError::BadBenchDepth(d.to_string()))?),
-                None => None,
-            }),
+            "bench" => {
+                let depth = match rest.first() {
+                    Some(d) => Some(d.parse().map_err(|_| CommandError::BadBenchDepth(d.to_string()))?),
+                    None => None,
+                };
+                let number = |i: usize, what: &str, max: usize| -> Result<Option<usize>, CommandError> {
+                    match rest.get(i) {
+                        None => Ok(None),
+                        Some(v) => match v.parse::<usize>() {
+                            Ok(n) if (1..=max).contains(&n) => Ok(Some(n)),
+                            _ => Err(CommandError::BadNumber(what.to_string(), v.to_string())),
+                        },
+                    }
+                };
+                let threads = number(1, "bench threads", crate::search::threads::MAX_THREADS)?;
+                let hash = number(2, "bench hash", super::options::HASH_MAX)?;
+                Command::Bench { depth, threads, hash }
+            }
             "go" => Command::Go(parse_go(rest)),
             "position" => {
                 let mi = rest.iter().position(|&t| t == "moves");

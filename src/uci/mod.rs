@@ -207,13 +207,21 @@ impl Engine {
                 }
             }
             Command::Eval => send(&format!("info string eval {} cp (side to move)", crate::eval::evaluate(&self.board))),
-            Command::Bench(d) => {
+            Command::Bench { depth, threads, hash } => {
                 self.stop_search();
-                let depth = d.unwrap_or(crate::bench::BENCH_DEPTH);
+                let depth = depth.unwrap_or(crate::bench::BENCH_DEPTH);
+                let threads = threads.unwrap_or(1);
+                let hash = hash.unwrap_or(crate::bench::BENCH_HASH_MB);
                 let options = self.options.search;
                 let control = self.control.clone();
                 self.spawn_job("bench", move || {
-                    match crate::bench::run_controlled(depth, options, control, |_, _, _| {}) {
+                    let stopped = control.clone();
+                    let r = if threads == 1 && hash == crate::bench::BENCH_HASH_MB {
+                        crate::bench::run_controlled(depth, options, control, |_, _, _| {})
+                    } else {
+                        crate::bench::run_threads(depth, threads, hash, options, control, |_, _, _| {})
+                    };
+                    match r {
                         Some(r) => {
                             let s = r.stats;
                             send(&format!(
@@ -226,7 +234,8 @@ impl Engine {
                             let nps = s.nodes as u128 * 1000 / r.millis.max(1);
                             send(&format!("{} nodes {} nps", s.nodes, nps));
                         }
-                        None => send("info string bench stopped"),
+                        None if stopped.stop.load(Ordering::SeqCst) => send("info string bench stopped"),
+                        None => send(&format!("info string error: cannot allocate a {hash} MB hash table for bench")),
                     }
                     None
                 });
