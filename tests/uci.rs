@@ -879,3 +879,119 @@ end_to_end!(
     uci_bench_answers_isready_and_stops,
     malformed_go_ends_in_exactly_one_bestmove
 );
+
+/// The squares of the back rank between the outermost of king, rook and their castling
+/// destinations, except the king's and the rook's own: what must be cleared to castle.
+fn castle_span(king: horizon::Square, rook: horizon::Square, kingside: bool) -> Vec<horizon::Square> {
+    use horizon::{File, Square};
+    let rank = king.rank();
+    let (kd, rd) = if kingside { (File::G.index(), File::F.index()) } else { (File::C.index(), File::D.index()) };
+    let files = [king.file().index(), rook.file().index(), kd, rd];
+    let (lo, hi) = (*files.iter().min().unwrap(), *files.iter().max().unwrap());
+    (lo..=hi)
+        .map(|f| Square::new(File::from_index(f), rank))
+        .filter(|&s| s != king && s != rook)
+        .collect()
+}
+
+/// One Chess960 game through `position fen … moves …`: each side clears its back rank
+/// and castles on its `targets` side (kingside if true). Horizon chooses the moves of
+/// `engine_color` (castling too, limited by `searchmoves`), and the test plays the other
+/// side's castling itself, as a GUI would send it. Returns the castling moves played.
+fn chess960_game(fen: &str, engine_white: bool, targets: [bool; 2]) -> Vec<String> {
+    use horizon::{CastleSide, Color, Piece};
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    let mut b = Board::from_fen(fen).unwrap();
+    b.set_chess960(true);
+    let mut moves: Vec<String> = Vec::new();
+    let mut castled = [false; 2];
+    for _ in 0..120 {
+        if castled == [true; 2] {
+            break;
+        }
+        let legal: Vec<horizon::Move> = b.legal_moves().iter().copied().collect();
+        assert!(!legal.is_empty(), "game over before castling: {}", b.to_fen());
+        let us = b.side_to_move();
+        let ci = us.index();
+        let kingside = targets[ci];
+        let side = if kingside { CastleSide::King } else { CastleSide::Queen };
+        let engine_moves = (us == Color::White) == engine_white;
+        let castle = legal.iter().copied().find(|m| m.is_castle() && m.castle_side() == side);
+        let candidates: Vec<horizon::Move> = if castled[ci] {
+            legal.clone()
+        } else if let Some(c) = castle {
+            vec![c]
+        } else {
+            let king = b.king_sq(us);
+            let rook = b.castle_rook(us, side).unwrap_or_else(|| panic!("castling right lost: {}", b.to_fen()));
+            let span = castle_span(king, rook, kingside);
+            let keep = |m: &horizon::Move| m.from() != king && m.from() != rook && !m.is_castle();
+            let blockers: Vec<horizon::Move> =
+                legal.iter().copied().filter(|m| keep(m) && span.contains(&m.from()) && !span.contains(&m.to())).collect();
+            let pawns: Vec<horizon::Move> =
+                legal.iter().copied().filter(|m| keep(m) && b.piece_on(m.from()) == Some(Piece::Pawn)).collect();
+            let others: Vec<horizon::Move> = legal.iter().copied().filter(keep).collect();
+            [blockers, pawns, others, legal.clone()].into_iter().find(|v| !v.is_empty()).unwrap()
+        };
+        let mv = if engine_moves || candidates.len() > 1 || !candidates[0].is_castle() {
+            // Horizon picks (from the candidates), and its move must be legal.
+            let list: Vec<String> = candidates.iter().map(|m| m.uci(true).to_string()).collect();
+            e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+            e.send(&format!("go depth 2 searchmoves {}", list.join(" ")));
+            let (_, best) = e.bestmove(Duration::from_secs(10));
+            let s = best.split_whitespace().nth(1).unwrap().to_string();
+            let m = b.parse_uci_move(&s).unwrap_or_else(|err| panic!("illegal {s} in {}: {err}", b.to_fen()));
+            assert!(list.contains(&s), "{s} not among searchmoves {list:?}");
+            m
+        } else {
+            // The GUI side castles on its own.
+            candidates[0]
+        };
+        let text = mv.uci(true).to_string();
+        if mv.is_castle() {
+            // King takes rook: the move's target is the castling rook's square.
+            assert_eq!(b.piece_on(mv.to()), Some(Piece::Rook), "{text} is not king-takes-rook");
+            castled[ci] = true;
+        }
+        b.make(mv);
+        moves.push(text);
+    }
+    assert_eq!(castled, [true; 2], "not both castled in {fen}: {}", moves.join(" "));
+    // Horizon read every move, castling included, exactly as the test played it.
+    e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+    assert_eq!(e.fen(), b.to_fen());
+    // And it plays on from there.
+    e.send("go depth 3");
+    let (_, best) = e.bestmove(Duration::from_secs(10));
+    assert!(b.parse_uci_move(best.split_whitespace().nth(1).unwrap()).is_ok(), "{best}");
+    let mut played = Vec::new();
+    let mut replay = Board::from_fen(fen).unwrap();
+    replay.set_chess960(true);
+    for m in &moves {
+        let mv = replay.parse_uci_move(m).unwrap();
+        if mv.is_castle() {
+            played.push(format!("{:?} {}", replay.side_to_move(), if mv.castle_side() == CastleSide::King { "O-O" } else { "O-O-O" }));
+        }
+        replay.make(mv);
+    }
+    played
+}
+
+/// Chess960 games where both sides castle, each castling once written by Horizon and once
+/// read from the GUI, on both wings.
+#[test]
+fn chess960_games_castle_both_ways() {
+    let starts = [
+        "qnrbkrbn/pppppppp/8/8/8/8/PPPPPPPP/QNRBKRBN w FCfc - 0 1",
+        "rkrnbqnb/pppppppp/8/8/8/8/PPPPPPPP/RKRNBQNB w CAca - 0 1",
+    ];
+    for fen in starts {
+        for engine_white in [true, false] {
+            for white_kingside in [true, false] {
+                let played = chess960_game(fen, engine_white, [white_kingside, !white_kingside]);
+                assert_eq!(played.len(), 2, "{fen}: {played:?}");
+            }
+        }
+    }
+}
