@@ -59,8 +59,8 @@ impl Searcher {
             // the lines are then reported best first.
             self.root_excluded.clear();
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(multipv);
-            for pv_idx in 0..multipv {
-                let (score, bound_ok) = self.aspiration(depth, prev_scores[pv_idx], pv_idx, reporter);
+            for (pv_idx, &prev) in prev_scores.iter().enumerate() {
+                let (score, bound_ok) = self.aspiration(depth, prev, pv_idx, reporter);
                 if self.stopped && !bound_ok {
                     break;
                 }

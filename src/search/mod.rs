@@ -124,7 +124,7 @@ impl Searcher {
                 return;
             }
         }
-        if self.stats.nodes % CHECK_EVERY == 0
+        if self.stats.nodes.is_multiple_of(CHECK_EVERY)
             && !self.limits.infinite
             && !self.control.pondering.load(Ordering::Relaxed)
         {

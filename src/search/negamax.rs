@@ -77,10 +77,8 @@ impl Searcher {
                 return s;
             }
         }
-        if root {
-            if !self.root_excluded.is_empty() || !self.limits.searchmoves.contains(&tt_move) {
-                tt_move = Move::NULL;
-            }
+        if root && (!self.root_excluded.is_empty() || !self.limits.searchmoves.contains(&tt_move)) {
+            tt_move = Move::NULL;
         }
 
         // Step 6. Static evaluation, and whether it improves on two plies ago.
@@ -255,7 +253,7 @@ impl Searcher {
         }
 
         let bound = bound_of(best_score, beta, alpha > orig_alpha);
-        if !(root && !self.root_excluded.is_empty()) {
+        if !root || self.root_excluded.is_empty() {
             self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), depth, bound);
         }
         best_score
