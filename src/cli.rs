@@ -28,13 +28,12 @@ pub fn apply_moves(board: &mut Board, moves: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Positional arguments, and `(flag, value)` pairs (value "" for boolean flags).
+type SplitArgs<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>);
+
 /// Splits `--flag value` options (from `value_flags`) and boolean `--flags` from positional
 /// arguments.
-fn split_args<'a>(
-    args: &'a [String],
-    value_flags: &[&str],
-    bool_flags: &[&str],
-) -> Result<(Vec<&'a str>, Vec<(&'a str, &'a str)>), ArgError> {
+fn split_args<'a>(args: &'a [String], value_flags: &[&str], bool_flags: &[&str]) -> Result<SplitArgs<'a>, ArgError> {
     let mut pos = Vec::new();
     let mut flags = Vec::new();
     let mut i = 0;

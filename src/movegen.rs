@@ -208,19 +208,15 @@ impl Board {
         self.generate::<QUIETS, _>(list);
     }
 
-    /// Legal check evasions; the side to move must be in check.
-    pub fn evasions(&self, list: &mut MoveList) {
-        debug_assert!(self.in_check());
-        self.generate::<ALL, _>(list);
-    }
-
     /// Number of legal moves, counted without building a list.
     #[inline]
     pub fn count_moves(&self) -> u64 {
         self.count_moves_inline()
     }
 
-    /// `count_moves`, always inlined (for hot loops compiled with extra target features).
+    /// `count_moves`, always inlined. Both exist on purpose: callers share one out-of-line
+    /// copy of `count_moves`, while perft inlines this one into its `popcnt`-enabled copy
+    /// (see `perft.rs`), where bulk counting is mostly popcounts.
     #[inline(always)]
     pub fn count_moves_inline(&self) -> u64 {
         let mut c = MoveCounter(0);
@@ -228,7 +224,9 @@ impl Board {
         c.0
     }
 
-    /// The legal-move generator. Evasions are produced automatically when in check.
+    /// The legal-move generator. In check it produces exactly the evasions (king moves,
+    /// and with a single checker captures of it and blocks), so there is no separate
+    /// evasion generator.
     #[inline(always)]
     pub fn generate<const MODE: u8, S: MoveSink>(&self, sink: &mut S) {
         let us = self.side_to_move();

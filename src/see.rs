@@ -21,7 +21,8 @@ use crate::moves::{Move, MoveKind};
 use crate::tables;
 use crate::types::{Color, Piece, Rank, Square};
 
-/// SEE piece values, indexed by `Piece`.
+/// SEE piece values, indexed by `Piece` (the conventions of the SEE suite; move ordering
+/// and delta pruning have their own tables in `search::params`).
 pub const SEE_VALUES: [i32; 6] = [100, 300, 300, 500, 900, 20000];
 
 #[inline(always)]
@@ -29,14 +30,10 @@ pub fn see_value(p: Piece) -> i32 {
     SEE_VALUES[p.index()]
 }
 
-/// The value a move captures (0 for quiet moves), en passant counted as a pawn.
+/// The SEE value of what a move captures (0 for quiet moves), en passant counted as a pawn.
 #[inline(always)]
 pub fn captured_value(board: &Board, m: Move) -> i32 {
-    match m.kind() {
-        MoveKind::EnPassant => SEE_VALUES[0],
-        MoveKind::Castle => 0,
-        _ => board.piece_on(m.to()).map_or(0, see_value),
-    }
+    board.captured_piece(m).map_or(0, see_value)
 }
 
 /// Least valuable attacker of `side` among `attackers`, in the order

@@ -278,7 +278,7 @@ fn bench_total(args: &[&str]) -> (u64, u64) {
     let o = run(args);
     assert!(o.status.success(), "{args:?}: {}", stderr(&o));
     let out = stdout(&o);
-    let t: Vec<&str> = out.trim().split_whitespace().collect();
+    let t: Vec<&str> = out.split_whitespace().collect();
     assert_eq!((t.len(), t[1], t[3]), (4, "nodes", "nps"), "{out}");
     (t[0].parse().unwrap(), t[2].parse().unwrap())
 }

@@ -7,7 +7,6 @@
 //! - the legal moves, as UCI strings in the position's mode, equal shakmaty's;
 //! - `captures()` and `quiets()` partition `legal_moves()`, and `captures()` holds exactly
 //!   the captures, en passant captures and promotions; `count_moves()` is the list length;
-//!   in check, `evasions()` is the full list;
 //! - checkers equal shakmaty's;
 //! - after every make: the incremental key equals `compute_key()`, `is_consistent()` holds,
 //!   the FEN equals shakmaty's (castling compared as rook squares), and re-reading that FEN
@@ -38,6 +37,8 @@ struct Stats {
     chess960_positions: usize,
 }
 
+// shakmaty's own error type is what makes the closure's `Err` large.
+#[allow(clippy::result_large_err)]
 fn shak_from_fen(fen: &str) -> Chess {
     let f = Fen::from_ascii(fen.as_bytes()).unwrap_or_else(|e| panic!("shakmaty FEN {fen}: {e}"));
     f.into_position(CastlingMode::Chess960)
@@ -152,10 +153,6 @@ fn check_position(b: &mut Board, pos: &Chess, stats: &mut Stats) -> BTreeMap<Str
     assert_eq!(union, all, "captures + quiets != legal moves {ctx}");
     if b.in_check() {
         stats.checks += 1;
-        let mut ev = horizon::MoveList::new();
-        b.evasions(&mut ev);
-        let ev_set: BTreeSet<u16> = ev.iter().map(|m| m.raw()).collect();
-        assert_eq!(ev_set, all, "evasions != legal moves {ctx}");
     }
 
     // 3. Every move: classification, parse round trip, make/unmake.

@@ -17,7 +17,8 @@ fn one_line(e: &impl std::fmt::Display, needle: &str) {
 fn uci_moves_rejected_with_the_reason() {
     let start = Board::startpos();
     let promo = Board::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
-    let cases: [(&Board, &str, fn(&MoveError) -> bool, &str); 7] = [
+    type Case<'a> = (&'a Board, &'a str, fn(&MoveError) -> bool, &'a str);
+    let cases: [Case; 7] = [
         (&start, "zz", |e| matches!(e, MoveError::Syntax(_)), "'zz' is not a move in UCI notation"),
         (&start, "e2e4k", |e| matches!(e, MoveError::Syntax(_)), "'e2e4k'"),
         (&start, "0000", |e| matches!(e, MoveError::Null), "null move"),

@@ -368,7 +368,7 @@ fn time_controls_return_in_time() {
             let t: Vec<&str> = l.split_whitespace().collect();
             t[t.iter().position(|&x| x == "nodes").unwrap() + 1].parse().unwrap()
         })
-        .last()
+        .next_back()
         .unwrap();
     assert!(last_nodes <= 5100, "go nodes 5000 reported {last_nodes}");
 }
@@ -380,7 +380,7 @@ fn go_mate_finds_mate_in_two() {
     let (lines, best) = e.bestmove(Duration::from_secs(10));
     let m = legal_bestmove(&best, "6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1", &[]);
     assert!(m == "b1b7" || m == "a2a7", "not a mate-in-2 move: {best}");
-    let last_info = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
+    let last_info = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
     assert!(last_info.contains(" score mate 2 "), "{last_info}");
 }
 

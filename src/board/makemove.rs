@@ -38,7 +38,8 @@ impl Board {
         }
     }
 
-    /// `make`, always inlined (for perft's hot loop).
+    /// `make`, always inlined. Both exist on purpose: the search and tools share one
+    /// out-of-line copy of `make`, while perft inlines this one into its leaf loops.
     #[inline(always)]
     pub(crate) fn make_inline(&mut self, m: Move) {
         let us = self.side;
@@ -131,7 +132,7 @@ impl Board {
         self.unmake_inline();
     }
 
-    /// `unmake`, always inlined (for perft's hot loop).
+    /// `unmake`, always inlined; see `make_inline` for why both exist.
     #[inline(always)]
     pub(crate) fn unmake_inline(&mut self) {
         let u = self.stack.pop().expect("unmake: empty undo stack");

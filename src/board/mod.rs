@@ -10,7 +10,7 @@ pub use crate::error::FenError;
 pub use makemove::castle_destinations;
 
 use crate::bitboard::Bitboard;
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 use crate::tables::{self, zobrist};
 use crate::types::{CastleSide, Color, File, Piece, Rank, Square};
 
@@ -223,6 +223,16 @@ impl Board {
     /// The piece the last move captured, if any.
     pub fn last_captured(&self) -> Option<Piece> {
         self.stack.last().and_then(|u| u.captured)
+    }
+    /// The piece the legal move `m` captures, if any (a pawn for en passant; castling
+    /// captures nothing although its target is the own rook's square).
+    #[inline(always)]
+    pub fn captured_piece(&self, m: Move) -> Option<Piece> {
+        match m.kind() {
+            MoveKind::EnPassant => Some(Piece::Pawn),
+            MoveKind::Castle => None,
+            _ => self.piece_on(m.to()),
+        }
     }
     /// Forgets the move history (keeps the position); used to bound memory in long games.
     pub fn clear_history(&mut self) {

@@ -69,8 +69,8 @@ impl Searcher {
             // the lines are then reported best first.
             self.root_excluded.clear();
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(multipv);
-            for pv_idx in 0..multipv {
-                let (score, bound_ok) = self.aspiration(depth, prev_scores[pv_idx], pv_idx, reporter);
+            for (pv_idx, &prev) in prev_scores.iter().enumerate() {
+                let (score, bound_ok) = self.aspiration(depth, prev, pv_idx, reporter);
                 if self.stopped && !bound_ok {
                     break;
                 }
@@ -109,12 +109,12 @@ impl Searcher {
             }
             if !self.limits.infinite && !self.control.pondering.load(Ordering::Relaxed) {
                 if let Some(soft) = self.time.soft {
-                    if self.start.elapsed() >= soft.mul_f64(0.6) {
+                    if self.start.elapsed() >= soft.mul_f64(SOFT_STOP_FRACTION) {
                         break;
                     }
                 }
                 // A single legal move needs no thought under a clock.
-                if root_moves.len() == 1 && self.limits.clock.time_ms.is_some() && depth >= 4 {
+                if root_moves.len() == 1 && self.limits.clock.time_ms.is_some() && depth >= SINGLE_REPLY_DEPTH {
                     break;
                 }
             }
@@ -169,14 +169,14 @@ impl Searcher {
                 return (score, false);
             }
             if score <= alpha {
-                if self.start.elapsed() > Duration::from_secs(1) && pv_idx == 0 && !self.pv.line(0).is_empty() {
+                if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS) && pv_idx == 0 && !self.pv.line(0).is_empty() {
                     let pv = self.pv.line(0).to_vec();
                     reporter.report(&self.make_report(depth, pv_idx + 1, alpha, Bound::Upper, pv));
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
-                if self.start.elapsed() > Duration::from_secs(1) && pv_idx == 0 && !self.pv.line(0).is_empty() {
+                if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS) && pv_idx == 0 && !self.pv.line(0).is_empty() {
                     let pv = self.pv.line(0).to_vec();
                     reporter.report(&self.make_report(depth, pv_idx + 1, beta, Bound::Lower, pv));
                 }
@@ -184,8 +184,8 @@ impl Searcher {
             } else {
                 return (score, true);
             }
-            delta += delta / 2;
-            if delta > 1000 {
+            delta += delta / ASPIRATION_WIDEN_DIVISOR;
+            if delta > ASPIRATION_MAX_DELTA {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }

@@ -1,7 +1,7 @@
 //! Quiet-move ordering memory: killer moves per ply, butterfly history per side and
 //! from/to squares, and counter-moves indexed by the previous move's piece and target.
 
-use super::params::{HISTORY_BONUS_CAP, HISTORY_MAX, HISTORY_SCALE, MAX_PLY};
+use super::params::{HISTORY_AGE_DIVISOR, HISTORY_BONUS_CAP, HISTORY_MAX, HISTORY_SCALE, MAX_PLY};
 use crate::moves::Move;
 use crate::types::Color;
 
@@ -83,7 +83,7 @@ impl History {
         for side in self.butterfly.iter_mut() {
             for row in side.iter_mut() {
                 for v in row.iter_mut() {
-                    *v /= 2;
+                    *v /= HISTORY_AGE_DIVISOR;
                 }
             }
         }

@@ -41,7 +41,6 @@ use crate::board::Board;
 use crate::moves::Move;
 use crate::types::Piece;
 use history::History;
-use negamax::lmr_table;
 use params::*;
 use pv::PvTable;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -68,7 +67,6 @@ pub struct Searcher {
     stats: Stats,
     stack: [StackEntry; MAX_PLY + 4],
     pv: PvTable,
-    lmr: Box<[[i32; 64]; 64]>,
     limits: Limits,
     time: TimeLimits,
     start: Instant,
@@ -94,7 +92,6 @@ impl Searcher {
             stats: Stats::default(),
             stack: [StackEntry::default(); MAX_PLY + 4],
             pv: PvTable::new(),
-            lmr: lmr_table(),
             limits: Limits::default(),
             time: TimeLimits::default(),
             start: Instant::now(),
@@ -150,7 +147,7 @@ impl Searcher {
                 return;
             }
         }
-        if self.stats.nodes % CHECK_EVERY == 0 {
+        if self.stats.nodes.is_multiple_of(CHECK_EVERY) {
             self.progress.store(self.stats.nodes, Ordering::Relaxed);
             if !self.limits.infinite && !self.control.pondering.load(Ordering::Relaxed) {
                 if let Some(hard) = self.time.hard {

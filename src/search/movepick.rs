@@ -6,10 +6,11 @@
 //! captures and under-promotions last.
 
 use super::history::History;
+use super::params::MVV_VALUES;
 use crate::board::Board;
-use crate::movegen::{MoveList, MAX_MOVES};
+use crate::movegen::{MoveList, ALL, MAX_MOVES};
 use crate::moves::Move;
-use crate::see::{captured_value, see_ge};
+use crate::see::see_ge;
 
 use crate::types::Piece;
 
@@ -24,8 +25,9 @@ const BAD_CAPTURE: i32 = -2_000_000;
 #[inline(always)]
 pub fn mvv_lva(board: &Board, m: Move) -> i32 {
     let attacker = board.piece_on(m.from()).map_or(0, |p| p.index() as i32);
-    let promo = if m.is_promotion() { crate::see::see_value(m.promotion()) } else { 0 };
-    (captured_value(board, m) + promo) * 8 - attacker
+    let promo = if m.is_promotion() { MVV_VALUES[m.promotion().index()] } else { 0 };
+    let victim = board.captured_piece(m).map_or(0, |p| MVV_VALUES[p.index()]);
+    (victim + promo) * 8 - attacker
 }
 
 /// Whether a move changes material (capture or promotion) — not "quiet".
@@ -78,7 +80,8 @@ impl MovePicker {
     pub fn new_quiescence(board: &Board, hash_move: Move) -> MovePicker {
         let mut list = MoveList::new();
         if board.in_check() {
-            board.evasions(&mut list);
+            // In check the generator yields exactly the evasions.
+            board.generate::<ALL, _>(&mut list);
         } else {
             board.captures(&mut list);
         }

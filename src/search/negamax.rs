@@ -9,17 +9,18 @@ use super::Searcher;
 use crate::eval::evaluate;
 use crate::moves::Move;
 use crate::see::see_ge;
+use once_cell::sync::Lazy;
 
-/// Late-move reduction table, indexed by depth and move number.
-pub(super) fn lmr_table() -> Box<[[i32; 64]; 64]> {
-    let mut t = Box::new([[0i32; 64]; 64]);
-    for d in 1..64 {
-        for m in 1..64 {
-            t[d][m] = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+/// Late-move reductions, indexed by depth and move number: built once, on first use.
+static LMR: Lazy<[[i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = Lazy::new(|| {
+    let mut t = [[0i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
         }
     }
     t
-}
+});
 
 impl Searcher {
     /// Fail-soft negamax with principal variation search.
@@ -76,10 +77,8 @@ impl Searcher {
                 return s;
             }
         }
-        if root {
-            if !self.root_excluded.is_empty() || !self.limits.searchmoves.contains(&tt_move) {
-                tt_move = Move::NULL;
-            }
+        if root && (!self.root_excluded.is_empty() || !self.limits.searchmoves.contains(&tt_move)) {
+            tt_move = Move::NULL;
         }
 
         // Step 6. Static evaluation, and whether it improves on two plies ago.
@@ -109,7 +108,7 @@ impl Searcher {
             // Not without pieces (zugzwang in pawn endings) nor right after another null move.
             let last_null = ply > 0 && self.stack[ply - 1].mv.is_null();
             if depth >= NMP_DEPTH && eval >= beta && !last_null && self.has_non_pawn_material() && beta.abs() < MATE_BOUND {
-                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply].moved = 0;
                 self.board.make_null();
@@ -142,9 +141,9 @@ impl Searcher {
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut legal = 0usize;
-        let mut quiets_tried = [Move::NULL; 64];
+        let mut quiets_tried = [Move::NULL; MAX_TRACKED_QUIETS];
         let mut n_quiets = 0usize;
-        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { LMP_NOT_IMPROVING_DIVISOR };
         let orig_alpha = alpha;
 
         while let Some((m, order)) = picker.next(&self.board, &self.history) {
@@ -194,14 +193,14 @@ impl Searcher {
             // Step 12. Principal variation search with late move reductions.
             let mut score;
             if depth >= LMR_DEPTH && legal > LMR_MIN_MOVES + pv_node as usize && (quiet || is_bad_capture_score(order)) {
-                let mut r = self.lmr[depth.min(63) as usize][legal.min(63)];
+                let mut r = LMR[(depth as usize).min(LMR_TABLE_SIZE - 1)][legal.min(LMR_TABLE_SIZE - 1)];
                 r -= pv_node as i32;
                 r += !improving as i32;
                 r += cut_node as i32;
                 r -= gives_check as i32;
                 r -= is_refutation_score(order) as i32;
                 if quiet && !is_refutation_score(order) {
-                    r -= (order / LMR_HISTORY_DIVISOR).clamp(-2, 2);
+                    r -= (order / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_MAX_ADJUST, LMR_HISTORY_MAX_ADJUST);
                 }
                 let r = r.clamp(0, new_depth - 1);
                 score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -254,7 +253,7 @@ impl Searcher {
         }
 
         let bound = bound_of(best_score, beta, alpha > orig_alpha);
-        if !(root && !self.root_excluded.is_empty()) {
+        if !root || self.root_excluded.is_empty() {
             self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), depth, bound);
         }
         best_score

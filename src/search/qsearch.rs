@@ -7,7 +7,7 @@ use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
 use super::Searcher;
 use crate::eval::evaluate;
 use crate::moves::Move;
-use crate::see::{captured_value, see_ge};
+use crate::see::see_ge;
 use crate::types::Piece;
 
 impl Searcher {
@@ -70,8 +70,9 @@ impl Searcher {
                     continue;
                 }
                 // Step 3. Delta pruning: even winning the victim (plus a margin) cannot raise alpha.
-                let gain = captured_value(&self.board, m)
-                    + if m.is_promotion() { crate::see::see_value(Piece::Queen) - 100 } else { 0 };
+                let victim = self.board.captured_piece(m).map_or(0, |p| DELTA_VALUES[p.index()]);
+                let promotion = DELTA_VALUES[Piece::Queen.index()] - DELTA_VALUES[Piece::Pawn.index()];
+                let gain = victim + if m.is_promotion() { promotion } else { 0 };
                 if raw_eval + gain + DELTA_MARGIN <= alpha && !m.is_promotion() {
                     self.stats.delta_pruned += 1;
                     continue;

@@ -3,10 +3,11 @@
 //! `data`; a torn write by another thread fails the key check and reads as a miss.
 //!
 //! Replacement: within a bucket an entry for the same key is overwritten (keeping its move
-//! if the new one has none); otherwise the entry with the lowest `depth - 8 * age
-//! distance` is replaced, so old searches' entries go first and deep entries stay.
+//! if the new one has none, and not by a much shallower bound of the same search);
+//! otherwise the entry with the lowest `depth - TT_AGE_WEIGHT * age distance` is replaced,
+//! so old searches' entries go first and deep entries stay (weights in `params.rs`).
 
-use super::params::MATE_BOUND;
+use super::params::{MATE_BOUND, TT_AGE_WEIGHT, TT_KEEP_DEEPER_BY};
 use crate::error::HashAllocError;
 use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -39,6 +40,8 @@ impl Bound {
 }
 
 const BUCKET_SIZE: usize = 4;
+/// `hashfull` looks at this many entries (the UCI value is per mille of them).
+const HASHFULL_SAMPLE: usize = 1000;
 
 /// What a probe returns.
 #[derive(Copy, Clone, Debug)]
@@ -157,7 +160,7 @@ impl TranspositionTable {
                 let (old, old_age) = unpack(data);
                 // A much shallower bound (e.g. from quiescence) does not overwrite a deep
                 // result of this search; an exact score always does.
-                if bound != Bound::Exact && old.depth >= depth + 4 && old_age == age {
+                if bound != Bound::Exact && old.depth >= depth + TT_KEEP_DEEPER_BY && old_age == age {
                     return;
                 }
                 let mv = if mv.is_null() { old.mv } else { mv };
@@ -168,7 +171,7 @@ impl TranspositionTable {
             }
             let (e, a) = unpack(data);
             let age_dist = (age.wrapping_sub(a) & 63) as i32;
-            let worth = e.depth - 8 * age_dist;
+            let worth = e.depth - TT_AGE_WEIGHT * age_dist;
             if worth < worst {
                 worst = worth;
                 victim = i;
@@ -183,7 +186,7 @@ impl TranspositionTable {
     /// Permille of the first thousand buckets' entries written in this search.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed);
-        let n = self.buckets.len().min(250);
+        let n = self.buckets.len().min(HASHFULL_SAMPLE / BUCKET_SIZE);
         let mut used = 0;
         for b in &self.buckets[..n] {
             for s in &b.slots {

@@ -22,6 +22,9 @@ use std::time::Duration;
 
 pub const ENGINE_NAME: &str = concat!("Horizon ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the Horizon developers";
+/// Stack of the search thread: the recursion is up to `MAX_PLY` deep with a move list
+/// and picker per node, far more than a default thread stack holds.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// Writes one line to stdout and flushes (the GUI reads line by line).
 pub fn send(line: &str) {
@@ -151,7 +154,7 @@ impl Engine {
     fn spawn_job(&mut self, name: &str, job: impl FnOnce() -> Option<ThreadPool> + Send + 'static) {
         self.control.stop.store(false, Ordering::SeqCst);
         // The search recursion and move lists live on this thread's stack.
-        match std::thread::Builder::new().name(name.into()).stack_size(64 << 20).spawn(job) {
+        match std::thread::Builder::new().name(name.into()).stack_size(SEARCH_STACK_BYTES).spawn(job) {
             Ok(h) => self.handle = Some(h),
             Err(e) => send(&format!("info string error: cannot start {name} thread: {e}")),
         }
