@@ -376,6 +376,19 @@ impl Searcher {
         }
     }
 
+    /// The full-window quiescence value of `board` from the side to move's point of view,
+    /// without a node or time limit. It equals the static evaluation exactly when no
+    /// capture or promotion improves on standing pat: `datagen` keeps only such quiet
+    /// positions.
+    pub fn quiescence(&mut self, board: &Board) -> i32 {
+        self.board = board.clone();
+        self.stats = Stats::default();
+        self.stopped = false;
+        self.limits = Limits::default();
+        self.time = TimeLimits::default();
+        self.qsearch(-INFINITY, INFINITY, 0)
+    }
+
     /// A ponder move from the hash table when the PV is only one move long.
     fn ponder_from_tt(&mut self, best: Move) -> Option<Move> {
         self.board.make(best);
