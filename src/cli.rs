@@ -26,7 +26,7 @@ pub fn apply_moves(board: &mut Board, moves: &str) -> Result<(), String> {
 
 /// Splits `--flag value` options (from `value_flags`) and boolean `--flags` from positional
 /// arguments.
-fn split_args<'a>(
+pub(crate) fn split_args<'a>(
     args: &'a [String],
     value_flags: &[&str],
     bool_flags: &[&str],
@@ -58,7 +58,7 @@ fn read_input(path: &str) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))
 }
 
-fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
+pub(crate) fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
     v.parse().map_err(|_| format!("{what} must be a number, got '{v}'"))
 }
 

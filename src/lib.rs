@@ -7,12 +7,14 @@
 //! - [`see`]: swap-list static exchange evaluation.
 //! - [`eval`]: the static evaluation (tapered, hand-written terms).
 //! - [`search`]: iterative deepening, negamax, quiescence, transposition table.
-//! - [`uci`]: the protocol layer; [`cli`]: the other subcommands; [`bench`]: the benchmark.
+//! - [`uci`]: the protocol layer; [`cli`]: the other subcommands; [`bench`]: the benchmark;
+//!   [`datagen`]: self-play positions for tuning.
 
 pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod cli;
+pub mod datagen;
 pub mod eval;
 pub mod movegen;
 pub mod perft;
