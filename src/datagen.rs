@@ -9,7 +9,8 @@
 //!
 //! ```text
 //! <FEN> | <score> | <result>
-//! rnbqkb1r/pp2pppp/5n2/2pp4/3P4/2P2N2/PP2PPPP/RNBQKB1R w KQkq - 0 4 | 31 | 0.5
+//! rnb4r/1ppk2p1/3b1pB1/p6p/P7/5N1P/1PPP1PP1/R1B1K2R w KQ - 2 13 | 164 | 0.5
+//! 4k3/2R5/5r1n/P5R1/1P1P4/3KP3/8/8 b - - 0 55 | 984 | 1.0
 //! ```
 //!
 //! - `FEN`: the full six-field FEN of the position.
