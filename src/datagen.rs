@@ -93,7 +93,8 @@ pub const WIN_PLIES: usize = 6;
 pub const DRAW_SCORE: i32 = 10;
 /// ... for this many plies in a row ...
 pub const DRAW_PLIES: usize = 12;
-/// ... once this many plies have been played in the game (opening included).
+/// ... once this many plies have been played in the game, counting the random opening
+/// plies (but not the moves that led to a book position).
 pub const DRAW_MIN_PLY: usize = 80;
 /// A game still running after this many plies is scored a draw.
 pub const MAX_GAME_PLIES: usize = 600;
