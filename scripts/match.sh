@@ -8,7 +8,8 @@
 #
 # Defaults: 200 games (100 for stockfish) at tc 10+0.1; openings drawn at random from
 # tests/data/8moves_v3.epd, each played with both colours. Environment: FASTCHESS or
-# CUTECHESS (runner path), CONCURRENCY (1), SEED (1), PGN (file for the games), BOOK.
+# CUTECHESS (runner path), CONCURRENCY (1), SEED (1), PGN (file for the games), BOOK,
+# MATCH_STATE (where fastchess saves its state; default $TMPDIR/horizon-match-state.json).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 book=${BOOK:-$here/tests/data/8moves_v3.epd}
@@ -33,16 +34,18 @@ is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]] || die "$2 must be a positive whole num
 run() {
   local games=$1 tc=$2; shift 2
   is_count "$games" "games"
-  local pgn=()
+  local extra=()
   if [ -n "${PGN:-}" ]; then
-    if [ "$kind" = fastchess ]; then pgn=(-pgnout "file=$PGN"); else pgn=(-pgnout "$PGN"); fi
+    if [ "$kind" = fastchess ]; then extra=(-pgnout "file=$PGN"); else extra=(-pgnout "$PGN"); fi
   fi
+  # fastchess saves the match state for -recover; keep it out of the working directory.
+  [ "$kind" = fastchess ] && extra+=(-config "outname=${MATCH_STATE:-${TMPDIR:-/tmp}/horizon-match-state.json}")
   exec "$runner" "$@" \
     -each proto=uci "tc=$tc" option.Hash=16 \
     -openings "file=$book" format=epd order=random -srand "${SEED:-1}" \
     -games 2 -repeat -rounds $(((games + 1) / 2)) -concurrency "${CONCURRENCY:-1}" \
     -resign movecount=4 score=1000 -draw movenumber=40 movecount=8 score=10 \
-    "${pgn[@]}"
+    "${extra[@]}"
 }
 
 case "${1:-}" in
