@@ -33,7 +33,7 @@ type SplitArgs<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>);
 
 /// Splits `--flag value` options (from `value_flags`) and boolean `--flags` from positional
 /// arguments.
-fn split_args<'a>(args: &'a [String], value_flags: &[&str], bool_flags: &[&str]) -> Result<SplitArgs<'a>, ArgError> {
+pub(crate) fn split_args<'a>(args: &'a [String], value_flags: &[&str], bool_flags: &[&str]) -> Result<SplitArgs<'a>, ArgError> {
     let mut pos = Vec::new();
     let mut flags = Vec::new();
     let mut i = 0;
@@ -61,7 +61,7 @@ fn read_input(path: &str) -> Result<String, ReadError> {
     std::fs::read_to_string(path).map_err(|source| ReadError { path: path.to_string(), source })
 }
 
-fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, ArgError> {
+pub(crate) fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, ArgError> {
     v.parse().map_err(|_| ArgError::NotANumber(what.to_string(), v.to_string()))
 }
 

@@ -15,7 +15,8 @@
 //! - [`eval`]: the static evaluation (tapered, hand-written terms).
 //! - [`search`]: iterative deepening, negamax, quiescence, move ordering, hash table.
 //! - [`bench`](mod@bench): the fixed-depth benchmark and its node-count signature.
-//! - [`uci`]: the protocol layer; [`cli`]: the other subcommands.
+//! - [`uci`]: the protocol layer; [`cli`]: the other subcommands; [`datagen`]: self-play
+//!   positions for tuning.
 
 // Every `unsafe` block says why it is sound. `missing_docs` is deliberately not enabled:
 // it asks for about 300 lines such as a doc on `File::A`, `Stats::nodes` or
@@ -30,6 +31,7 @@ pub mod board;
 pub mod cli;
 pub mod epd;
 pub mod error;
+pub mod datagen;
 pub mod eval;
 pub mod movegen;
 pub mod moves;

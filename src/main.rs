@@ -8,7 +8,9 @@ const HELP: &str = "usage: horizon [command]
   perft-suite <file.epd>           check an EPD perft suite [--max-depth D] [--max-nodes N]
   bench [depth] [threads] [hash]   fixed search benchmark: '<nodes> nodes <nps> nps' (threads/hash: scaling run)
   see \"<fen>\" <move>               static exchange evaluation of a move
-  epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D]";
+  epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D]
+  datagen --out FILE --games N     self-play positions for tuning [--threads T] [--nodes N] [--seed S]
+                                   [--book FILE] [--random-plies K] [--hash MB] [--append | --force]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,6 +24,7 @@ fn main() {
         Some("bench") => cli::bench_command(&args[1..]),
         Some("see") => cli::see_command(&args[1..]),
         Some("epd") => cli::epd_command(&args[1..]),
+        Some("datagen") => horizon::datagen::command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{HELP}");
             0

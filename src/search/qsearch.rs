@@ -11,6 +11,19 @@ use crate::see::see_ge;
 use crate::types::Piece;
 
 impl Searcher {
+    /// The full-window quiescence value of `board` from the side to move's point of view,
+    /// without a node or time limit. It equals the static evaluation exactly when no
+    /// capture or promotion improves on standing pat: `datagen` keeps only such quiet
+    /// positions.
+    pub fn quiescence(&mut self, board: &crate::board::Board) -> i32 {
+        self.board = board.clone();
+        self.stats = super::Stats::default();
+        self.stopped = false;
+        self.limits = super::Limits::default();
+        self.time = super::time::TimeLimits::default();
+        self.qsearch(-INFINITY, INFINITY, 0)
+    }
+
     /// Quiescence search: stand pat, then captures and queen promotions (all evasions in
     /// check), with delta pruning and SEE pruning of losing captures.
     pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
