@@ -72,6 +72,9 @@ pub const BENCH_POSITIONS: [&str; 50] = [
 pub struct BenchResult {
     pub stats: Stats,
     pub millis: u128,
+    /// Pawn hash table lookups and hits over the whole run.
+    pub pawn_probes: u64,
+    pub pawn_hits: u64,
 }
 
 /// Runs the bench at `depth`, calling `each` after every position.
@@ -101,5 +104,7 @@ pub fn run_with(depth: i32, options: Options, mut each: impl FnMut(usize, &str, 
         total.delta_pruned += r.stats.delta_pruned;
         each(i, fen, &r.stats);
     }
-    BenchResult { stats: total, millis: start.elapsed().as_millis() }
+    let millis = start.elapsed().as_millis();
+    let pawns = searcher.evaluator().pawn_table();
+    BenchResult { stats: total, millis, pawn_probes: pawns.probes(), pawn_hits: pawns.hits() }
 }

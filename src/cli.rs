@@ -219,12 +219,14 @@ pub fn bench_command(args: &[String]) -> i32 {
     let s = r.stats;
     let nps = s.nodes as u128 * 1000 / r.millis.max(1);
     eprintln!(
-        "depth {depth}: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}",
+        "depth {depth}: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}, pawn hash hits {:.1}% of {}",
         r.millis,
         s.qnodes,
         100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
         s.see_pruned,
-        s.delta_pruned
+        s.delta_pruned,
+        100.0 * r.pawn_hits as f64 / r.pawn_probes.max(1) as f64,
+        r.pawn_probes
     );
     println!("{} nodes {} nps", s.nodes, nps);
     0

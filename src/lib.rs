@@ -5,7 +5,7 @@
 //! - [`movegen`]: legal move generation with check and pin masks.
 //! - [`perft`]: leaf counting for move-generator verification.
 //! - [`see`]: swap-list static exchange evaluation.
-//! - [`eval`]: the static evaluation (tapered, hand-written terms).
+//! - [`eval`]: the static evaluation (tapered, linear in named tuned weights, traceable for the tuner; pawn hash table).
 //! - [`search`]: iterative deepening, negamax, quiescence, transposition table.
 //! - [`uci`]: the protocol layer; [`cli`]: the other subcommands; [`bench`]: the benchmark.
 

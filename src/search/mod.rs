@@ -13,7 +13,7 @@ pub mod time;
 pub mod tt;
 
 use crate::board::Board;
-use crate::eval::evaluate;
+use crate::eval::Evaluator;
 use crate::movegen::Move;
 use crate::see::{captured_value, see_ge};
 use crate::types::Piece;
@@ -201,6 +201,8 @@ pub struct Searcher {
     start: Instant,
     stopped: bool,
     root_excluded: Vec<Move>,
+    /// The evaluation with this thread's own pawn hash table.
+    evaluator: Evaluator,
 }
 
 /// The bound type of a node's result: a fail-high is a lower bound, a raised alpha is exact,
@@ -255,12 +257,18 @@ impl Searcher {
             start: Instant::now(),
             stopped: false,
             root_excluded: Vec::new(),
+            evaluator: Evaluator::new(),
         }
     }
 
     /// Uses another hash table (after a `Hash` change).
     pub fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
         self.tt = tt;
+    }
+
+    /// The evaluator (for its pawn hash table statistics).
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
     }
 
     /// Forgets everything learnt (for `ucinewgame` and deterministic bench positions).
@@ -505,7 +513,7 @@ impl Searcher {
                 return 0;
             }
             if ply >= MAX_PLY {
-                return if in_check { 0 } else { evaluate(&self.board) };
+                return if in_check { 0 } else { self.evaluator.evaluate(&self.board) };
             }
             // Step 4. Mate distance pruning: no line here can beat a mate already found nearer the root.
             alpha = alpha.max(-MATE + ply as i32);
@@ -538,7 +546,7 @@ impl Searcher {
         }
 
         // Step 6. Static evaluation, and whether it improves on two plies ago.
-        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| evaluate(&self.board), |e| e.eval) };
+        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluator.evaluate(&self.board), |e| e.eval) };
         // A stored bound on the score may sharpen the evaluation.
         let eval = match tt_entry {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
@@ -731,7 +739,7 @@ impl Searcher {
         }
         let in_check = self.board.in_check();
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(&self.board) };
+            return if in_check { 0 } else { self.evaluator.evaluate(&self.board) };
         }
 
         // Step 1. Hash table: any stored depth is at least quiescence depth.
@@ -753,7 +761,7 @@ impl Searcher {
 
         // Step 2. Stand pat: the side to move can usually do at least as well as the static
         // evaluation by not capturing. Not available in check.
-        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| evaluate(&self.board), |e| e.eval) };
+        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluator.evaluate(&self.board), |e| e.eval) };
         let mut best_score = raw_eval;
         if !in_check {
             if best_score >= beta {
