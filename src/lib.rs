@@ -7,6 +7,7 @@
 //! - [`see`]: swap-list static exchange evaluation.
 //! - [`eval`]: the static evaluation (tapered, linear in named tuned weights, traceable for the tuner; pawn hash table).
 //! - [`search`]: iterative deepening, negamax, quiescence, transposition table.
+//! - [`tune`]: the evaluation tuner (`horizon tune`).
 //! - [`uci`]: the protocol layer; [`cli`]: the other subcommands; [`bench`]: the benchmark.
 
 pub mod bench;
@@ -20,6 +21,7 @@ pub mod san;
 pub mod search;
 pub mod see;
 pub mod tables;
+pub mod tune;
 pub mod types;
 pub mod uci;
 

@@ -8,7 +8,10 @@ const HELP: &str = "usage: horizon [command]
   perft-suite <file.epd>           check an EPD perft suite [--max-depth D] [--max-nodes N]
   bench [depth]                    fixed search benchmark: '<nodes> nodes <nps> nps'
   see \"<fen>\" <move>               static exchange evaluation of a move
-  epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D]";
+  epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D]
+  tune <data>                      fit the evaluation weights to self-play data, write them as
+                                   Rust source [--epochs N] [--lambda L] [--lr X] [--out FILE.rs]
+                                   [--limit N] [--batch N] [--threads N] [--seed S] [--holdout F]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,6 +25,7 @@ fn main() {
         Some("bench") => cli::bench_command(&args[1..]),
         Some("see") => cli::see_command(&args[1..]),
         Some("epd") => cli::epd_command(&args[1..]),
+        Some("tune") => cli::tune_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{HELP}");
             0

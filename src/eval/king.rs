@@ -5,15 +5,17 @@
 //! Danger is gathered as "units", a linear sum of tuned weights times features (attackers by
 //! type, attacks on the zone, weak zone squares, safe and unsafe checks, no queen, an offset),
 //! and only then made non-linear: the attacker gets `max(units.mg, 0)² / KING_DANGER_MG_DIV` in
-//! the middlegame and `max(units.eg, 0) / KING_DANGER_EG_DIV` in the endgame. A coordinated
-//! attack is worth far more than the sum of its parts, which is what the square expresses.
+//! the middlegame (a coordinated attack is worth far more than the sum of its parts, which is
+//! what the square expresses) and a plain `units.eg / KING_DANGER_EG_DIV` in the endgame, where
+//! attacks on the king matter little and a linear term is enough.
 //!
 //! The trace records the unit features of each attacker separately from the linear terms.
 //! The tuner recomputes the units from the current weights for every position it evaluates
 //! and differentiates through the transform by the chain rule:
 //! `d bonus.mg / d w.mg = 2 · max(units.mg, 0) / KING_DANGER_MG_DIV · count` and
-//! `d bonus.eg / d w.eg = [units.eg > 0] / KING_DANGER_EG_DIV · count`. So king danger is
-//! fitted exactly, not linearised.
+//! `d bonus.eg / d w.eg = count / KING_DANGER_EG_DIV`. So king danger is fitted exactly, not
+//! linearised. (Clamping the endgame half at zero as well would leave its weights, which start
+//! at zero, with a zero gradient for ever.)
 
 use super::params::*;
 use super::pawns::{east, south_fill, west};
@@ -27,8 +29,7 @@ use crate::types::Piece;
 #[inline(always)]
 pub fn danger_bonus(units: S) -> S {
     let mg = units.mg().max(0);
-    let eg = units.eg().max(0);
-    S(mg * mg / KING_DANGER_MG_DIV, eg / KING_DANGER_EG_DIV)
+    S(mg * mg / KING_DANGER_MG_DIV, units.eg() / KING_DANGER_EG_DIV)
 }
 
 /// King shelter: while the king is on its first two ranks, each of the files around it (its

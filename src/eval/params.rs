@@ -15,9 +15,9 @@ pub const PHASE_TOTAL: i32 = 24;
 pub const KING_ATTACK_MIN_ATTACKERS: i32 = 2;
 
 /// King danger "units" (a linear sum of tuned weights, see `king.rs`) become a bonus for the
-/// attacker of `units.mg² / KING_DANGER_MG_DIV` in the middlegame and
-/// `units.eg / KING_DANGER_EG_DIV` in the endgame (negative units count as zero). The
-/// divisors only fix the scale of the unit weights, so they are not tuned.
+/// attacker of `max(units.mg, 0)² / KING_DANGER_MG_DIV` in the middlegame and
+/// `units.eg / KING_DANGER_EG_DIV` in the endgame. The divisors only fix the scale of the unit
+/// weights, so they are not tuned.
 pub const KING_DANGER_MG_DIV: i32 = 256;
 pub const KING_DANGER_EG_DIV: i32 = 16;
 

@@ -139,15 +139,13 @@ impl Trace {
     /// `w` (normally `layout::current()`); the error names the first term that does not.
     pub fn check(&self, w: &[S]) -> Result<(), String> {
         // 1. Each linear term: what the code added equals weight × count.
-        for i in 0..COUNT {
-            if self.added[i] != w[i] * self.coef[i] {
+        for (i, (&added, &n)) in self.added.iter().zip(&self.coef).enumerate() {
+            if added != w[i] * n {
                 return Err(format!(
-                    "term {}: the evaluation added {:?}, but weight {:?} × count {} = {:?}",
+                    "term {}: the evaluation added {added:?}, but weight {:?} × count {n} = {:?}",
                     layout::name_of(i),
-                    self.added[i],
                     w[i],
-                    self.coef[i],
-                    w[i] * self.coef[i]
+                    w[i] * n
                 ));
             }
         }
