@@ -87,7 +87,7 @@ pub fn run_with(depth: i32, options: Options, mut each: impl FnMut(usize, &str, 
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB));
     let control = Arc::new(Control::default());
     let mut searcher = Searcher::new(tt.clone(), control);
-    searcher.options = options;
+    searcher.set_options(options);
     let mut total = Stats::default();
     // Cleared once, as after `ucinewgame`: the positions run in a fixed order, so what
     // each search inherits from the previous ones is the same every run.

@@ -1,11 +1,13 @@
 //! The `Bitboard` newtype: a set of squares as a `u64` (bit i = square i).
 
-use crate::types::Square;
+use crate::types::{File, Rank, Square};
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+/// A set of squares. The bits are private: build one from squares, files, ranks or
+/// [`Bitboard::from_raw`].
 #[derive(Copy, Clone, PartialEq, Eq, Default, Hash)]
-pub struct Bitboard(pub u64);
+pub struct Bitboard(u64);
 
 impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard(0);
@@ -24,13 +26,15 @@ impl Bitboard {
     pub const fn raw(self) -> u64 {
         self.0
     }
+    /// The eight squares of file `f`.
     #[inline(always)]
-    pub const fn file(f: u8) -> Bitboard {
-        Bitboard(Self::FILE_A.0 << f)
+    pub const fn file(f: File) -> Bitboard {
+        Bitboard(Self::FILE_A.0 << f as u8)
     }
+    /// The eight squares of rank `r`.
     #[inline(always)]
-    pub const fn rank(r: u8) -> Bitboard {
-        Bitboard(Self::RANK_1.0 << (8 * r))
+    pub const fn rank(r: Rank) -> Bitboard {
+        Bitboard(Self::RANK_1.0 << (8 * r as u8))
     }
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
@@ -46,7 +50,7 @@ impl Bitboard {
     }
     #[inline(always)]
     pub const fn has(self, sq: Square) -> bool {
-        self.0 >> sq.0 & 1 != 0
+        self.0 >> sq.index() & 1 != 0
     }
     /// More than one square set.
     #[inline(always)]
@@ -56,12 +60,12 @@ impl Bitboard {
     /// The lowest square; the set must not be empty.
     #[inline(always)]
     pub const fn lsb(self) -> Square {
-        Square(self.0.trailing_zeros() as u8)
+        Square::from_index(self.0.trailing_zeros() as usize)
     }
     /// The highest square; the set must not be empty.
     #[inline(always)]
     pub const fn msb(self) -> Square {
-        Square(63 - self.0.leading_zeros() as u8)
+        Square::from_index(63 - self.0.leading_zeros() as usize)
     }
     #[inline(always)]
     pub const fn shift_up(self) -> Bitboard {
@@ -84,6 +88,15 @@ impl Bitboard {
     #[inline(always)]
     pub const fn flip_vertical(self) -> Bitboard {
         Bitboard(self.0.swap_bytes())
+    }
+}
+
+impl Square {
+    /// The set holding only this square. (Defined here, not in `types`, so that the small
+    /// types do not depend on the bitboard.)
+    #[inline(always)]
+    pub const fn bb(self) -> Bitboard {
+        Bitboard(1u64 << self.index())
     }
 }
 
@@ -133,8 +146,8 @@ impl fmt::Debug for Bitboard {
     /// An 8x8 picture, rank 8 on top.
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         writeln!(f)?;
-        for r in (0..8).rev() {
-            for fl in 0..8 {
+        for r in Rank::ALL.into_iter().rev() {
+            for fl in File::ALL {
                 let c = if self.has(Square::new(fl, r)) { 'X' } else { '.' };
                 write!(f, "{c}")?;
             }

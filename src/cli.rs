@@ -2,49 +2,52 @@
 //! argument errors print one line to stderr and return 2.
 
 use crate::board::{Board, START_FEN};
+use crate::epd::parse_epd;
+use crate::error::{ArgError, ReadError};
 use crate::perft::{self, PerftOptions};
+use std::fmt::Display;
 use std::time::Instant;
 
 /// Exit code for bad arguments or input.
 pub const EXIT_USAGE: i32 = 2;
 
-fn usage_error(msg: &str) -> i32 {
+fn usage_error(msg: impl Display) -> i32 {
     eprintln!("error: {msg}");
     EXIT_USAGE
 }
 
-/// Applies space-separated UCI moves to `board`.
+/// Applies space-separated UCI moves to `board`. On an illegal move the board is left
+/// at the position before it, which the error names.
 pub fn apply_moves(board: &mut Board, moves: &str) -> Result<(), String> {
     for tok in moves.split_whitespace() {
         match board.parse_uci_move(tok) {
-            Some(m) => board.make(m),
-            None => return Err(format!("illegal move '{tok}' in position {}", board.to_fen())),
+            Ok(m) => board.make(m),
+            Err(e) => return Err(format!("{e} (position {})", board.to_fen())),
         }
     }
     Ok(())
 }
 
+/// Positional arguments, and `(flag, value)` pairs (value "" for boolean flags).
+type SplitArgs<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>);
+
 /// Splits `--flag value` options (from `value_flags`) and boolean `--flags` from positional
 /// arguments.
-fn split_args<'a>(
-    args: &'a [String],
-    value_flags: &[&str],
-    bool_flags: &[&str],
-) -> Result<(Vec<&'a str>, Vec<(&'a str, &'a str)>), String> {
+fn split_args<'a>(args: &'a [String], value_flags: &[&str], bool_flags: &[&str]) -> Result<SplitArgs<'a>, ArgError> {
     let mut pos = Vec::new();
     let mut flags = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
         if value_flags.contains(&a) {
-            let v = args.get(i + 1).ok_or_else(|| format!("{a} needs a value"))?;
+            let v = args.get(i + 1).ok_or_else(|| ArgError::MissingValue(a.to_string()))?;
             flags.push((a, v.as_str()));
             i += 2;
         } else if bool_flags.contains(&a) {
             flags.push((a, ""));
             i += 1;
         } else if a.starts_with("--") {
-            return Err(format!("unknown option '{a}'"));
+            return Err(ArgError::UnknownFlag(a.to_string()));
         } else {
             pos.push(a);
             i += 1;
@@ -54,15 +57,15 @@ fn split_args<'a>(
 }
 
 /// Reads a suite file, with a one-line message on failure.
-fn read_input(path: &str) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))
+fn read_input(path: &str) -> Result<String, ReadError> {
+    std::fs::read_to_string(path).map_err(|source| ReadError { path: path.to_string(), source })
 }
 
-fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
-    v.parse().map_err(|_| format!("{what} must be a number, got '{v}'"))
+fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, ArgError> {
+    v.parse().map_err(|_| ArgError::NotANumber(what.to_string(), v.to_string()))
 }
 
-fn perft_options(flags: &[(&str, &str)]) -> Result<PerftOptions, String> {
+fn perft_options(flags: &[(&str, &str)]) -> Result<PerftOptions, ArgError> {
     let mut o = PerftOptions::default();
     for &(f, v) in flags {
         match f {
@@ -84,27 +87,27 @@ const PERFT_VALUE_FLAGS: [&str; 2] = ["--threads", "--hash"];
 pub fn perft_command(args: &[String]) -> i32 {
     let (pos, flags) = match split_args(args, &PERFT_VALUE_FLAGS, &["--no-bulk"]) {
         Ok(x) => x,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     let opts = match perft_options(&flags) {
         Ok(o) => o,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     if pos.is_empty() || pos.len() > 3 {
         return usage_error("usage: horizon perft <depth> [<fen>] [<moves>] [--no-bulk] [--threads N] [--hash MB]");
     }
     let depth: u32 = match pos[0].parse() {
         Ok(d) if d <= 64 => d,
-        _ => return usage_error(&format!("depth must be a number from 0 to 64, got '{}'", pos[0])),
+        _ => return usage_error(format!("depth must be a number from 0 to 64, got '{}'", pos[0])),
     };
     let fen = pos.get(1).copied().unwrap_or(START_FEN);
     let mut board = match Board::from_fen(fen) {
         Ok(b) => b,
-        Err(e) => return usage_error(&e.to_string()),
+        Err(e) => return usage_error(e),
     };
     if let Some(moves) = pos.get(2) {
         if let Err(e) = apply_moves(&mut board, moves) {
-            return usage_error(&e);
+            return usage_error(e);
         }
     }
     let start = Instant::now();
@@ -134,14 +137,14 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
         &["--no-bulk"],
     ) {
         Ok(x) => x,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     if pos.len() != 1 {
         return usage_error("usage: horizon perft-suite <file.epd> [--max-depth D] [--max-nodes N]");
     }
     let opts = match perft_options(&flags) {
         Ok(o) => o,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     let mut max_depth = u32::MAX;
     let mut max_nodes = u64::MAX;
@@ -152,12 +155,12 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
             _ => Ok(()),
         };
         if let Err(e) = r {
-            return usage_error(&e);
+            return usage_error(e);
         }
     }
     let text = match read_input(pos[0]) {
         Ok(t) => t,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     let start = Instant::now();
     let (mut passed, mut failed, mut nodes) = (0u64, 0u64, 0u64);
@@ -210,7 +213,7 @@ pub fn bench_command(args: &[String]) -> i32 {
         None => crate::bench::BENCH_DEPTH,
         Some(d) => match d.parse::<i32>() {
             Ok(d) if (1..=64).contains(&d) => d,
-            _ => return usage_error(&format!("bench depth must be a number from 1 to 64, got '{d}'")),
+            _ => return usage_error(format!("bench depth must be a number from 1 to 64, got '{d}'")),
         },
     };
     let r = crate::bench::run(depth, |i, fen, s| {
@@ -242,14 +245,14 @@ pub fn tune_command(args: &[String]) -> i32 {
         ["--epochs", "--lambda", "--lr", "--out", "--limit", "--batch", "--threads", "--seed", "--holdout"];
     let (pos, flags) = match split_args(args, &VALUE_FLAGS, &[]) {
         Ok(x) => x,
-        Err(e) => return usage_error(&format!("{e}\n{TUNE_USAGE}")),
+        Err(e) => return usage_error(format!("{e} ({TUNE_USAGE})")),
     };
     if pos.len() != 1 {
         return usage_error(TUNE_USAGE);
     }
     let mut cfg = crate::tune::Config::new(pos[0]);
     cfg.command = format!("horizon tune {}", args.join(" "));
-    let parsed: Result<(), String> = (|| {
+    let parsed: Result<(), ArgError> = (|| {
         for &(f, v) in &flags {
             match f {
                 "--epochs" => cfg.epochs = bounded(f, v, 0, 1_000_000)?,
@@ -315,18 +318,18 @@ pub fn tune_command(args: &[String]) -> i32 {
 }
 
 /// An integer flag value within `lo..=hi`.
-fn bounded<T: std::str::FromStr + PartialOrd + std::fmt::Display>(flag: &str, v: &str, lo: T, hi: T) -> Result<T, String> {
+fn bounded<T: std::str::FromStr + PartialOrd + Display>(flag: &str, v: &str, lo: T, hi: T) -> Result<T, ArgError> {
     match v.parse::<T>() {
         Ok(x) if x >= lo && x <= hi => Ok(x),
-        _ => Err(format!("{flag} must be a whole number from {lo} to {hi}, got '{v}'")),
+        _ => Err(ArgError::OutOfRange(flag.into(), format!("a whole number from {lo} to {hi}"), v.into())),
     }
 }
 
 /// A real flag value within `lo..=hi`.
-fn fraction(flag: &str, v: &str, lo: f64, hi: f64) -> Result<f64, String> {
+fn fraction(flag: &str, v: &str, lo: f64, hi: f64) -> Result<f64, ArgError> {
     match v.parse::<f64>() {
         Ok(x) if x.is_finite() && x >= lo && x <= hi => Ok(x),
-        _ => Err(format!("{flag} must be a number from {lo} to {hi}, got '{v}'")),
+        _ => Err(ArgError::OutOfRange(flag.into(), format!("a number from {lo} to {hi}"), v.into())),
     }
 }
 
@@ -337,52 +340,13 @@ pub fn see_command(args: &[String]) -> i32 {
     }
     let board = match Board::from_fen(&args[0]) {
         Ok(b) => b,
-        Err(e) => return usage_error(&e.to_string()),
+        Err(e) => return usage_error(e),
     };
-    let Some(m) = board.parse_uci_move(&args[1]).or_else(|| crate::san::parse_san(&board, &args[1])) else {
-        return usage_error(&format!("'{}' is not a legal move in this position", args[1]));
+    let Some(m) = board.parse_uci_move(&args[1]).ok().or_else(|| crate::san::parse_san(&board, &args[1])) else {
+        return usage_error(format!("'{}' is not a legal move in this position", args[1]));
     };
     println!("{}", crate::see::see(&board, m));
     0
-}
-
-/// One EPD test record: position, best moves, moves to avoid, id.
-pub struct EpdRecord {
-    pub board: Board,
-    pub bm: Vec<crate::movegen::Move>,
-    pub am: Vec<crate::movegen::Move>,
-    pub id: String,
-}
-
-/// Parses an EPD line with `bm`/`am`/`id` operations (SAN moves).
-pub fn parse_epd(line: &str) -> Result<EpdRecord, String> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    if fields.len() < 4 {
-        return Err("fewer than four FEN fields".into());
-    }
-    let fen = fields[..4].join(" ");
-    let board = Board::from_fen(&fen).map_err(|e| e.to_string())?;
-    let ops = fields[4..].join(" ");
-    let mut rec = EpdRecord { board, bm: Vec::new(), am: Vec::new(), id: String::new() };
-    for op in ops.split(';') {
-        let op = op.trim();
-        let mut it = op.splitn(2, ' ');
-        let (name, arg) = (it.next().unwrap_or(""), it.next().unwrap_or("").trim());
-        match name {
-            "bm" | "am" => {
-                for san in arg.split_whitespace() {
-                    let m = crate::san::parse_san(&rec.board, san).ok_or_else(|| format!("bad move '{san}'"))?;
-                    if name == "bm" { rec.bm.push(m) } else { rec.am.push(m) }
-                }
-            }
-            "id" => rec.id = arg.trim_matches('"').to_string(),
-            _ => {}
-        }
-    }
-    if rec.bm.is_empty() && rec.am.is_empty() {
-        return Err("no bm or am operation".into());
-    }
-    Ok(rec)
 }
 
 /// `horizon epd <file> [--movetime ms] [--depth D] [--hash MB]`: searches each position
@@ -393,7 +357,7 @@ pub fn epd_command(args: &[String]) -> i32 {
     use std::sync::Arc;
     let (pos, flags) = match split_args(args, &["--movetime", "--depth", "--hash"], &[]) {
         Ok(x) => x,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     if pos.len() != 1 {
         return usage_error("usage: horizon epd <file> [--movetime ms] [--depth D] [--hash MB]");
@@ -410,12 +374,12 @@ pub fn epd_command(args: &[String]) -> i32 {
             _ => Ok(()),
         };
         if let Err(e) = r {
-            return usage_error(&e);
+            return usage_error(e);
         }
     }
     let text = match read_input(pos[0]) {
         Ok(t) => t,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     let tt = Arc::new(TranspositionTable::new(hash));
     let control = Arc::new(Control::default());

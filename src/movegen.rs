@@ -1,130 +1,17 @@
-//! Legal move generation straight from check and pin masks (no make/test/unmake), the
-//! 16-bit `Move` and the fixed-capacity `MoveList`.
+//! Legal move generation straight from check and pin masks (no make/test/unmake), and the
+//! fixed-capacity `MoveList`.
 //!
 //! One generator serves every use: it reports moves to a `MoveSink` as (origin, target set)
 //! groups. A `MoveList` expands the groups into moves; a `MoveCounter` only counts them
 //! with popcounts, which is what makes bulk-counting perft fast.
 
 use crate::bitboard::Bitboard;
-use crate::board::{castle_bit, Board, KING_SIDE, QUEEN_SIDE};
+use crate::error::MoveError;
+use crate::board::{castle_bit, Board};
 use crate::tables::{self, between, line};
-use crate::types::{Color, Piece, Square};
-use std::fmt;
+use crate::moves::{Move, MoveKind};
+use crate::types::{CastleSide, Color, Piece, Rank, Square};
 use std::mem::MaybeUninit;
-
-/// What kind of move: bits 12-13 of the encoding.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum MoveKind {
-    Normal = 0,
-    Promotion = 1,
-    EnPassant = 2,
-    /// Encoded king-from -> own-rook-square (works for Chess960 and standard chess).
-    Castle = 3,
-}
-
-/// A move in 16 bits: from (0-5), to (6-11), kind (12-13), promotion piece (14-15: N B R Q).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
-pub struct Move(pub u16);
-
-impl Move {
-    /// The move from its 16-bit encoding (as stored in the transposition table).
-    #[inline(always)]
-    pub const fn from_raw(bits: u16) -> Move {
-        Move(bits)
-    }
-    /// The 16-bit encoding.
-    #[inline(always)]
-    pub const fn raw(self) -> u16 {
-        self.0
-    }
-
-    pub const NULL: Move = Move(0);
-
-    #[inline(always)]
-    pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
-        Move(from.0 as u16 | (to.0 as u16) << 6 | (kind as u16) << 12)
-    }
-    #[inline(always)]
-    pub const fn promotion_to(from: Square, to: Square, p: Piece) -> Move {
-        Move(from.0 as u16 | (to.0 as u16) << 6 | (MoveKind::Promotion as u16) << 12 | ((p as u16 - 1) << 14))
-    }
-    #[inline(always)]
-    pub const fn from(self) -> Square {
-        Square((self.0 & 63) as u8)
-    }
-    #[inline(always)]
-    pub const fn to(self) -> Square {
-        Square((self.0 >> 6 & 63) as u8)
-    }
-    #[inline(always)]
-    pub const fn kind(self) -> MoveKind {
-        match self.0 >> 12 & 3 {
-            0 => MoveKind::Normal,
-            1 => MoveKind::Promotion,
-            2 => MoveKind::EnPassant,
-            _ => MoveKind::Castle,
-        }
-    }
-    #[inline(always)]
-    pub const fn is_null(self) -> bool {
-        self.0 == 0
-    }
-    /// The promotion piece (only meaningful for promotions).
-    #[inline(always)]
-    pub const fn promotion(self) -> Piece {
-        Piece::from_index((self.0 >> 14) as usize + 1)
-    }
-    #[inline(always)]
-    pub const fn is_promotion(self) -> bool {
-        self.0 >> 12 & 3 == MoveKind::Promotion as u16
-    }
-    #[inline(always)]
-    pub const fn is_castle(self) -> bool {
-        self.0 >> 12 & 3 == MoveKind::Castle as u16
-    }
-    #[inline(always)]
-    pub const fn is_en_passant(self) -> bool {
-        self.0 >> 12 & 3 == MoveKind::EnPassant as u16
-    }
-    /// The square the king ends on (castling) or `to()` for every other move.
-    #[inline(always)]
-    pub fn king_dest(self) -> Square {
-        if self.is_castle() {
-            let file = if self.to().0 > self.from().0 { 6 } else { 2 };
-            Square::new(file, self.from().rank())
-        } else {
-            self.to()
-        }
-    }
-    /// UCI notation; castling as king-takes-rook when `chess960`, else as the king's two-step.
-    pub fn uci(self, chess960: bool) -> UciMove {
-        UciMove(self, chess960)
-    }
-}
-
-impl fmt::Debug for Move {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{}", self.uci(true))
-    }
-}
-
-/// Display adapter for a move in UCI notation.
-pub struct UciMove(Move, bool);
-
-impl fmt::Display for UciMove {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let m = self.0;
-        if m.is_null() {
-            return write!(f, "0000");
-        }
-        let to = if m.is_castle() && !self.1 { m.king_dest() } else { m.to() };
-        write!(f, "{}{}", m.from(), to)?;
-        if m.is_promotion() {
-            write!(f, "{}", m.promotion().char())?;
-        }
-        Ok(())
-    }
-}
 
 /// Maximum number of legal moves in any chess position is 218.
 pub const MAX_MOVES: usize = 256;
@@ -235,13 +122,13 @@ impl MoveSink for MoveList {
     #[inline(always)]
     fn pawn_moves(&mut self, to: Bitboard, delta: i8) {
         for t in to {
-            self.push(Move::new(Square((t.0 as i8 - delta) as u8), t, MoveKind::Normal));
+            self.push(Move::new(Square::from_index((t.index() as i8 - delta) as u8 as usize), t, MoveKind::Normal));
         }
     }
     #[inline(always)]
     fn pawn_promotions(&mut self, to: Bitboard, delta: i8) {
         for t in to {
-            let from = Square((t.0 as i8 - delta) as u8);
+            let from = Square::from_index((t.index() as i8 - delta) as u8 as usize);
             for p in PROMOS {
                 self.push(Move::promotion_to(from, t, p));
             }
@@ -263,7 +150,15 @@ impl MoveSink for MoveList {
 
 /// Counts moves without listing them.
 #[derive(Default)]
-pub struct MoveCounter(pub u64);
+pub struct MoveCounter(u64);
+
+impl MoveCounter {
+    /// The number of moves counted so far.
+    #[inline(always)]
+    pub fn count(&self) -> u64 {
+        self.0
+    }
+}
 
 impl MoveSink for MoveCounter {
     #[inline(always)]
@@ -313,19 +208,15 @@ impl Board {
         self.generate::<QUIETS, _>(list);
     }
 
-    /// Legal check evasions; the side to move must be in check.
-    pub fn evasions(&self, list: &mut MoveList) {
-        debug_assert!(self.in_check());
-        self.generate::<ALL, _>(list);
-    }
-
     /// Number of legal moves, counted without building a list.
     #[inline]
     pub fn count_moves(&self) -> u64 {
         self.count_moves_inline()
     }
 
-    /// `count_moves`, always inlined (for hot loops compiled with extra target features).
+    /// `count_moves`, always inlined. Both exist on purpose: callers share one out-of-line
+    /// copy of `count_moves`, while perft inlines this one into its `popcnt`-enabled copy
+    /// (see `perft.rs`), where bulk counting is mostly popcounts.
     #[inline(always)]
     pub fn count_moves_inline(&self) -> u64 {
         let mut c = MoveCounter(0);
@@ -333,7 +224,9 @@ impl Board {
         c.0
     }
 
-    /// The legal-move generator. Evasions are produced automatically when in check.
+    /// The legal-move generator. In check it produces exactly the evasions (king moves,
+    /// and with a single checker captures of it and blocks), so there is no separate
+    /// evasion generator.
     #[inline(always)]
     pub fn generate<const MODE: u8, S: MoveSink>(&self, sink: &mut S) {
         let us = self.side_to_move();
@@ -369,7 +262,7 @@ impl Board {
             self.generate_pieces::<MODE, false, S>(sink, us, k, occ, mode_mask, Bitboard::FULL);
             // Castling.
             if MODE != CAPTURES {
-                for side in [KING_SIDE, QUEEN_SIDE] {
+                for side in CastleSide::ALL {
                     if self.castle_rights() & castle_bit(us, side) != 0 {
                         self.castle_move(sink, us, side, k, occ, their_bq, their_rq);
                     }
@@ -445,8 +338,8 @@ impl Board {
         let free = pawns & !pinned;
         let empty = !occ;
         let (up, last_rank, third_rank) = match us {
-            Color::White => (8i8, Bitboard::rank(7), Bitboard::rank(2)),
-            Color::Black => (-8i8, Bitboard::rank(0), Bitboard::rank(5)),
+            Color::White => (8i8, Bitboard::rank(Rank::Eighth), Bitboard::rank(Rank::Third)),
+            Color::Black => (-8i8, Bitboard::rank(Rank::First), Bitboard::rank(Rank::Sixth)),
         };
 
         // Pushes.
@@ -488,7 +381,7 @@ impl Board {
         if MODE != QUIETS {
             if let Some(ep) = self.ep_square() {
                 let them = us.flip();
-                let cap_sq = Square(ep.0 ^ 8);
+                let cap_sq = ep.ep_victim();
                 let checkers = self.checkers();
                 if checkers.is_empty() || checkers.has(cap_sq) || check_mask.has(ep) {
                     let theirs_bq = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & theirs;
@@ -516,7 +409,7 @@ impl Board {
         &self,
         sink: &mut S,
         us: Color,
-        side: usize,
+        side: CastleSide,
         k: Square,
         occ: Bitboard,
         their_bq: Bitboard,
@@ -537,15 +430,35 @@ impl Board {
     }
 
     /// Finds the legal move written `s` in UCI notation. Castling is accepted both as the
-    /// king's two-step (`e1g1`) and as king-takes-rook (`e1h1`).
-    pub fn parse_uci_move(&self, s: &str) -> Option<Move> {
+    /// king's two-step (`e1g1`) and as king-takes-rook (`e1h1`). A rejected text comes
+    /// back with the reason.
+    pub fn parse_uci_move(&self, s: &str) -> Result<Move, MoveError> {
         let list = self.legal_moves();
         let found = list.iter().copied().find(|m| m.uci(self.is_chess960()).to_string() == s);
-        found.or_else(|| {
+        let found = found.or_else(|| {
             list.iter()
                 .copied()
                 .find(|m| m.is_castle() && (m.uci(true).to_string() == s || m.uci(false).to_string() == s))
-        })
+        });
+        if let Some(m) = found {
+            return Ok(m);
+        }
+        // Not legal: work out why, for the error message.
+        let parsed: Move = s.parse().map_err(MoveError::Syntax)?;
+        if parsed.is_null() {
+            return Err(MoveError::Null);
+        }
+        let (mv, from) = (s.to_string(), parsed.from());
+        match self.color_on(from) {
+            None => Err(MoveError::NoPiece { mv, from }),
+            Some(c) if c != self.side_to_move() => Err(MoveError::NotYourPiece { mv, from }),
+            _ if !parsed.is_promotion()
+                && list.iter().any(|m| m.is_promotion() && m.from() == from && m.to() == parsed.to()) =>
+            {
+                Err(MoveError::MissingPromotion { mv })
+            }
+            _ => Err(MoveError::Illegal { mv, from }),
+        }
     }
 }
 
@@ -566,7 +479,7 @@ impl Board {
         let mover = if m.is_promotion() { m.promotion() } else { self.piece_on(from).unwrap_or(Piece::Pawn) };
         let mut occ = (self.occupied() ^ from.bb()) | to.bb();
         if m.is_en_passant() {
-            occ ^= Square(to.0 ^ 8).bb();
+            occ ^= to.ep_victim().bb();
         }
         // Direct check from the destination.
         let direct = match mover {

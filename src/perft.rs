@@ -3,7 +3,9 @@
 //! root moves split over threads, and a shared lock-free transposition table.
 
 use crate::board::Board;
-use crate::movegen::{Move, MoveList, ALL};
+use crate::error::SuiteLineError;
+use crate::movegen::{MoveList, ALL};
+use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// How to run perft. Every combination gives the same counts.
@@ -196,7 +198,7 @@ pub struct SuiteEntry {
 }
 
 /// Parses one suite line; `Ok(None)` for blank lines and `#` comments.
-pub fn parse_suite_line(line: &str) -> Result<Option<SuiteEntry>, String> {
+pub fn parse_suite_line(line: &str) -> Result<Option<SuiteEntry>, SuiteLineError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -214,12 +216,12 @@ pub fn parse_suite_line(line: &str) -> Result<Option<SuiteEntry>, String> {
         let depth = d
             .strip_prefix('D')
             .and_then(|x| x.parse::<u32>().ok())
-            .ok_or_else(|| format!("bad depth field '{p}'"))?;
-        let count = n.parse::<u64>().map_err(|_| format!("bad count in field '{p}'"))?;
+            .ok_or_else(|| SuiteLineError::BadDepth(p.to_string()))?;
+        let count = n.parse::<u64>().map_err(|_| SuiteLineError::BadCount(p.to_string()))?;
         depths.push((depth, count));
     }
     if depths.is_empty() {
-        return Err("no ';D<depth> <count>' fields".to_string());
+        return Err(SuiteLineError::NoCounts);
     }
     Ok(Some(SuiteEntry { fen, depths }))
 }

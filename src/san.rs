@@ -1,8 +1,8 @@
 //! Standard algebraic notation (SAN) for reading EPD `bm`/`am` operations and for display.
 
 use crate::board::Board;
-use crate::movegen::Move;
-use crate::types::{Piece, Square};
+use crate::moves::Move;
+use crate::types::{CastleSide, Piece, Square};
 
 /// Finds the legal move written `san` (check/mate marks and annotations ignored).
 /// Castling is `O-O`/`O-O-O` (or with zeros).
@@ -14,7 +14,7 @@ pub fn parse_san(board: &Board, san: &str) -> Option<Move> {
         return legal
             .iter()
             .copied()
-            .find(|m| m.is_castle() && (m.to().0 > m.from().0) == king_side);
+            .find(|m| m.is_castle() && (m.castle_side() == CastleSide::King) == king_side);
     }
     let bytes = s.as_bytes();
     if bytes.len() < 2 {
@@ -36,7 +36,7 @@ pub fn parse_san(board: &Board, san: &str) -> Option<Move> {
     if rest.len() < 2 {
         return None;
     }
-    let to = Square::parse(&rest[rest.len() - 2..])?;
+    let to: Square = rest[rest.len() - 2..].parse().ok()?;
     let disamb = &rest[..rest.len() - 2];
     let mut found = None;
     for &m in legal.iter() {
@@ -62,13 +62,13 @@ pub fn parse_san(board: &Board, san: &str) -> Option<Move> {
 pub fn to_san(board: &mut Board, m: Move) -> String {
     let mut s = String::new();
     if m.is_castle() {
-        s.push_str(if m.to().0 > m.from().0 { "O-O" } else { "O-O-O" });
+        s.push_str(if m.castle_side() == CastleSide::King { "O-O" } else { "O-O-O" });
     } else {
         let piece = board.piece_on(m.from()).unwrap_or(Piece::Pawn);
         let capture = m.is_en_passant() || board.piece_on(m.to()).is_some();
         if piece == Piece::Pawn {
             if capture {
-                s.push((b'a' + m.from().file()) as char);
+                s.push(m.from().file().char());
             }
         } else {
             s.push(piece.char().to_ascii_uppercase());
@@ -82,9 +82,9 @@ pub fn to_san(board: &mut Board, m: Move) -> String {
                 let same_file = others.iter().any(|o| o.from().file() == m.from().file());
                 let same_rank = others.iter().any(|o| o.from().rank() == m.from().rank());
                 if !same_file {
-                    s.push((b'a' + m.from().file()) as char);
+                    s.push(m.from().file().char());
                 } else if !same_rank {
-                    s.push((b'1' + m.from().rank()) as char);
+                    s.push(m.from().rank().char());
                 } else {
                     s.push_str(&m.from().to_string());
                 }

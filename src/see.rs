@@ -17,11 +17,12 @@
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::movegen::{Move, MoveKind};
+use crate::moves::{Move, MoveKind};
 use crate::tables;
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, Piece, Rank, Square};
 
-/// SEE piece values, indexed by `Piece`.
+/// SEE piece values, indexed by `Piece` (the conventions of the SEE suite; move ordering
+/// and delta pruning have their own tables in `search::params`).
 pub const SEE_VALUES: [i32; 6] = [100, 300, 300, 500, 900, 20000];
 
 #[inline(always)]
@@ -29,14 +30,10 @@ pub fn see_value(p: Piece) -> i32 {
     SEE_VALUES[p.index()]
 }
 
-/// The value a move captures (0 for quiet moves), en passant counted as a pawn.
+/// The SEE value of what a move captures (0 for quiet moves), en passant counted as a pawn.
 #[inline(always)]
 pub fn captured_value(board: &Board, m: Move) -> i32 {
-    match m.kind() {
-        MoveKind::EnPassant => SEE_VALUES[0],
-        MoveKind::Castle => 0,
-        _ => board.piece_on(m.to()).map_or(0, see_value),
-    }
+    board.captured_piece(m).map_or(0, see_value)
 }
 
 /// Least valuable attacker of `side` among `attackers`, in the order
@@ -74,7 +71,7 @@ pub fn see(board: &Board, m: Move) -> i32 {
         on_square = see_value(m.promotion());
     }
     if m.kind() == MoveKind::EnPassant {
-        occ ^= Square(to.0 ^ 8).bb();
+        occ ^= to.ep_victim().bb();
     }
     occ |= to.bb();
     let bq = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
@@ -83,7 +80,7 @@ pub fn see(board: &Board, m: Move) -> i32 {
     let mut side = us.flip();
     let mut d = 0;
     loop {
-        let promo_rank = to.rank() == if side == Color::White { 7 } else { 0 };
+        let promo_rank = to.rank() == Rank::Eighth.relative(side);
         let Some((p, sq)) = least_valuable(board, attackers, side, promo_rank) else { break };
         if p == Piece::King && (attackers & board.color(side.flip())).any() {
             break;
@@ -130,7 +127,7 @@ pub fn see_ge(board: &Board, m: Move, threshold: i32) -> bool {
     }
     // Even losing the mover keeps us at the threshold, unless a recapture could promote.
     let to = m.to();
-    let back_rank = to.rank() == 0 || to.rank() == 7;
+    let back_rank = to.rank() == Rank::First || to.rank() == Rank::Eighth;
     if !back_rank && first - on_square >= threshold {
         return true;
     }

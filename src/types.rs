@@ -1,6 +1,8 @@
-//! Small value types: colours, pieces, squares.
+//! Small value types: colours, pieces, files, ranks, squares.
 
+use crate::error::SquareParseError;
 use std::fmt;
+use std::str::FromStr;
 
 /// A side.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
@@ -87,14 +89,121 @@ impl Piece {
     }
 }
 
-/// A square, a1 = 0 … h8 = 63.
+/// A castling side: towards the h-file (king side, `O-O`) or the a-file (queen side,
+/// `O-O-O`). In Chess960 the side is where the rook stands relative to the king.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
+pub enum CastleSide {
+    King = 0,
+    Queen = 1,
+}
+
+impl CastleSide {
+    pub const ALL: [CastleSide; 2] = [CastleSide::King, CastleSide::Queen];
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A file (column) of the board, a to h.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
-pub struct Square(pub u8);
+#[repr(u8)]
+pub enum File {
+    A,
+    B,
+    C,
+    D,
+    E,
+    F,
+    G,
+    H,
+}
+
+impl File {
+    pub const ALL: [File; 8] = [File::A, File::B, File::C, File::D, File::E, File::F, File::G, File::H];
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+    /// The file with index `i` (a = 0 … h = 7).
+    #[inline(always)]
+    pub const fn from_index(i: usize) -> File {
+        debug_assert!(i < 8);
+        File::ALL[i]
+    }
+    /// The letter of the file (`a` … `h`).
+    pub const fn char(self) -> char {
+        (b'a' + self as u8) as char
+    }
+    pub fn from_char(c: char) -> Option<File> {
+        ('a'..='h').contains(&c).then(|| File::from_index(c as usize - 'a' as usize))
+    }
+}
+
+/// A rank (row) of the board, first to eighth.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Rank {
+    First,
+    Second,
+    Third,
+    Fourth,
+    Fifth,
+    Sixth,
+    Seventh,
+    Eighth,
+}
+
+impl Rank {
+    pub const ALL: [Rank; 8] = [
+        Rank::First,
+        Rank::Second,
+        Rank::Third,
+        Rank::Fourth,
+        Rank::Fifth,
+        Rank::Sixth,
+        Rank::Seventh,
+        Rank::Eighth,
+    ];
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+    /// The rank with index `i` (first = 0 … eighth = 7).
+    #[inline(always)]
+    pub const fn from_index(i: usize) -> Rank {
+        debug_assert!(i < 8);
+        Rank::ALL[i]
+    }
+    /// The digit of the rank (`1` … `8`).
+    pub const fn char(self) -> char {
+        (b'1' + self as u8) as char
+    }
+    pub fn from_char(c: char) -> Option<Rank> {
+        ('1'..='8').contains(&c).then(|| Rank::from_index(c as usize - '1' as usize))
+    }
+    /// This rank seen from `c`'s side: `Rank::First.relative(Black)` is the eighth rank.
+    #[inline(always)]
+    pub const fn relative(self, c: Color) -> Rank {
+        match c {
+            Color::White => self,
+            Color::Black => Rank::ALL[7 - self as usize],
+        }
+    }
+}
+
+/// A square, a1 = 0 … h8 = 63. The index is private, so a `Square` is always on the board.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
 
 impl Square {
     #[inline(always)]
-    pub const fn new(file: u8, rank: u8) -> Square {
-        Square(rank * 8 + file)
+    pub const fn new(file: File, rank: Rank) -> Square {
+        Square(rank as u8 * 8 + file as u8)
     }
     /// The square with index `i` (a1 = 0 … h8 = 63).
     #[inline(always)]
@@ -107,12 +216,12 @@ impl Square {
         self.0 as usize
     }
     #[inline(always)]
-    pub const fn file(self) -> u8 {
-        self.0 & 7
+    pub const fn file(self) -> File {
+        File::ALL[(self.0 & 7) as usize]
     }
     #[inline(always)]
-    pub const fn rank(self) -> u8 {
-        self.0 >> 3
+    pub const fn rank(self) -> Rank {
+        Rank::ALL[(self.0 >> 3) as usize]
     }
     /// The square seen from `c`'s side (rank mirrored for black).
     #[inline(always)]
@@ -127,22 +236,30 @@ impl Square {
     pub const fn flip_rank(self) -> Square {
         Square(self.0 ^ 56)
     }
+    /// For an en passant target square (third or sixth rank), the square of the pawn the
+    /// capture removes: the one on the same file, a rank nearer the middle of the board.
     #[inline(always)]
-    pub const fn bb(self) -> crate::bitboard::Bitboard {
-        crate::bitboard::Bitboard(1u64 << self.0)
-    }
-    /// Parses `e4`-style names.
-    pub fn parse(s: &str) -> Option<Square> {
-        let b = s.as_bytes();
-        if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
-            return None;
-        }
-        Some(Square::new(b[0] - b'a', b[1] - b'1'))
+    pub const fn ep_victim(self) -> Square {
+        Square(self.0 ^ 8)
     }
 }
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, (b'1' + self.rank()) as char)
+        write!(f, "{}{}", self.file().char(), self.rank().char())
+    }
+}
+
+impl FromStr for Square {
+    type Err = SquareParseError;
+
+    /// Parses `e4`-style names (lower-case file letter, rank digit).
+    fn from_str(s: &str) -> Result<Square, SquareParseError> {
+        let mut chars = s.chars();
+        let (f, r) = (chars.next(), chars.next());
+        match (f.and_then(File::from_char), r.and_then(Rank::from_char), chars.next()) {
+            (Some(f), Some(r), None) => Ok(Square::new(f, r)),
+            _ => Err(SquareParseError(s.to_string())),
+        }
     }
 }

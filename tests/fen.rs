@@ -4,14 +4,14 @@
 
 mod common;
 
-use horizon::board::{FenError, KING_SIDE, QUEEN_SIDE, START_FEN};
-use horizon::{Board, Color, Square};
+use horizon::board::{FenError, START_FEN};
+use horizon::{Board, CastleSide, Color, Square};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 fn sq(s: &str) -> Square {
-    Square::parse(s).unwrap()
+    s.parse().unwrap()
 }
 
 fn ok(fen: &str) -> Board {
@@ -50,10 +50,10 @@ fn field_values_are_read() {
     assert_eq!(b.ep_square(), Some(sq("f6")));
     assert_eq!(b.halfmove_clock(), 7);
     assert_eq!(b.fullmove_number(), 33);
-    assert_eq!(b.castle_rook(Color::White, KING_SIDE), Some(sq("h1")));
-    assert_eq!(b.castle_rook(Color::White, QUEEN_SIDE), Some(sq("a1")));
-    assert_eq!(b.castle_rook(Color::Black, KING_SIDE), Some(sq("h8")));
-    assert_eq!(b.castle_rook(Color::Black, QUEEN_SIDE), Some(sq("a8")));
+    assert_eq!(b.castle_rook(Color::White, CastleSide::King), Some(sq("h1")));
+    assert_eq!(b.castle_rook(Color::White, CastleSide::Queen), Some(sq("a1")));
+    assert_eq!(b.castle_rook(Color::Black, CastleSide::King), Some(sq("h8")));
+    assert_eq!(b.castle_rook(Color::Black, CastleSide::Queen), Some(sq("a8")));
     assert_eq!(b.piece_on(sq("d1")), Some(horizon::Piece::Queen));
     assert_eq!(b.color_on(sq("d8")), Some(Color::Black));
     // Four fields: counters default to 0 1.
@@ -111,15 +111,15 @@ fn xfen_parses_like_shredder() {
     assert!(x.is_chess960() && s.is_chess960());
     assert_eq!(x.key(), s.key());
     assert_eq!(x.to_fen(), s.to_fen());
-    assert_eq!(x.castle_rook(Color::White, KING_SIDE), Some(sq("f1")));
-    assert_eq!(x.castle_rook(Color::Black, QUEEN_SIDE), Some(sq("a8")));
+    assert_eq!(x.castle_rook(Color::White, CastleSide::King), Some(sq("f1")));
+    assert_eq!(x.castle_rook(Color::Black, CastleSide::Queen), Some(sq("a8")));
 
     // Two rooks on one side of the king: X-FEN `Q` is the outer one, the inner one needs
     // its file letter.
     let outer = ok("4k3/8/8/8/8/8/8/RR2K2R w Q - 0 1");
-    assert_eq!(outer.castle_rook(Color::White, QUEEN_SIDE), Some(sq("a1")));
+    assert_eq!(outer.castle_rook(Color::White, CastleSide::Queen), Some(sq("a1")));
     let inner = ok("4k3/8/8/8/8/8/8/RR2K2R w B - 0 1");
-    assert_eq!(inner.castle_rook(Color::White, QUEEN_SIDE), Some(sq("b1")));
+    assert_eq!(inner.castle_rook(Color::White, CastleSide::Queen), Some(sq("b1")));
     assert!(inner.is_chess960());
     assert_eq!(inner.to_fen(), "4k3/8/8/8/8/8/8/RR2K2R w B - 0 1");
 
@@ -129,9 +129,9 @@ fn xfen_parses_like_shredder() {
         let setup = shakmaty::fen::Fen::from_ascii(e.fen.as_bytes()).unwrap().into_setup();
         let mut ours = 0u64;
         for c in [Color::White, Color::Black] {
-            for side in [KING_SIDE, QUEEN_SIDE] {
+            for side in CastleSide::ALL {
                 if let Some(r) = b.castle_rook(c, side) {
-                    ours |= 1 << r.0;
+                    ours |= 1 << r.index();
                 }
             }
         }

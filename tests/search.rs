@@ -4,8 +4,8 @@
 //! bench determinism).
 
 use horizon::board::Board;
-use horizon::cli::parse_epd;
-use horizon::movegen::Move;
+use horizon::epd::parse_epd;
+use horizon::Move;
 use horizon::search::params::MATE;
 use horizon::search::tt::TranspositionTable;
 use horizon::search::{Control, Limits, Report, Reporter, Score, SearchResult, Searcher, Silent};
@@ -16,7 +16,7 @@ fn board(fen: &str) -> Board {
 }
 
 fn uci(b: &Board, s: &str) -> Move {
-    b.parse_uci_move(s).unwrap_or_else(|| panic!("{s} is not legal in {}", b.to_fen()))
+    b.parse_uci_move(s).unwrap_or_else(|e| panic!("{e} in {}", b.to_fen()))
 }
 
 /// A fresh searcher (empty hash, empty history) for every search, so that results do

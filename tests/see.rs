@@ -3,10 +3,10 @@
 //! the `see_ge` shortcut with the full `see` on the suite and on random positions.
 
 use horizon::board::Board;
-use horizon::movegen::Move;
+use horizon::Move;
 use horizon::san::parse_san;
 use horizon::see::{see, see_ge, see_value};
-use horizon::types::Piece;
+use horizon::types::{Piece, Rank};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -32,7 +32,7 @@ fn csv_records() -> Vec<Record> {
         let board = Board::from_fen(f[0]).unwrap_or_else(|e| panic!("csv line {}: bad FEN {}: {e}", i + 1, f[0]));
         let mv = board
             .parse_uci_move(f[1])
-            .unwrap_or_else(|| panic!("csv line {}: {} is not legal in {}", i + 1, f[1], f[0]));
+            .unwrap_or_else(|e| panic!("csv line {}: {e} in {}", i + 1, f[0]));
         let san = parse_san(&board, f[2]).unwrap_or_else(|| panic!("csv line {}: SAN {} not parsed", i + 1, f[2]));
         assert_eq!(san, mv, "csv line {}: UCI {} and SAN {} differ", i + 1, f[1], f[2]);
         let expected: i32 = f[3].trim().parse().unwrap();
@@ -208,7 +208,7 @@ fn see_bounds_on_random_positions() {
             // A recapture by a pawn (not onto a promotion square) costs at least the mover
             // minus what was taken.
             let pawn_attackers = attackers & after.pieces(Piece::Pawn);
-            let back_rank = m.to().rank() == 0 || m.to().rank() == 7;
+            let back_rank = matches!(m.to().rank(), Rank::First | Rank::Eighth);
             if pawn_attackers.any() && !back_rank {
                 let mover = if m.is_promotion() { m.promotion() } else { board.piece_on(m.from()).unwrap() };
                 // The opponent may recapture with the pawn; we then win at most that pawn back.

@@ -182,10 +182,10 @@ fn legal_bestmove(line: &str, fen: &str, moves: &[&str]) -> String {
         let mv = b.parse_uci_move(m).unwrap();
         b.make(mv);
     }
-    let m = b.parse_uci_move(t[1]).unwrap_or_else(|| panic!("illegal bestmove in {}: {line}", b.to_fen()));
+    let m = b.parse_uci_move(t[1]).unwrap_or_else(|e| panic!("illegal bestmove in {}: {line}: {e}", b.to_fen()));
     if t.len() == 4 {
         b.make(m);
-        assert!(b.parse_uci_move(t[3]).is_some(), "illegal ponder move: {line}");
+        assert!(b.parse_uci_move(t[3]).is_ok(), "illegal ponder move: {line}");
     }
     t[1].to_string()
 }
@@ -244,7 +244,7 @@ fn go_depth_reports_and_one_bestmove() {
         let pv = t.iter().position(|&x| x == "pv").unwrap();
         let mut b = Board::startpos();
         for m in ["e2e4", "e7e5"].iter().chain(t[pv + 1..].iter()) {
-            let mv = b.parse_uci_move(m).unwrap_or_else(|| panic!("illegal pv move {m} in: {l}"));
+            let mv = b.parse_uci_move(m).unwrap_or_else(|e| panic!("illegal pv move {m} in: {l}: {e}"));
             b.make(mv);
         }
     }
@@ -362,7 +362,7 @@ fn time_controls_return_in_time() {
             let t: Vec<&str> = l.split_whitespace().collect();
             t[t.iter().position(|&x| x == "nodes").unwrap() + 1].parse().unwrap()
         })
-        .last()
+        .next_back()
         .unwrap();
     assert!(last_nodes <= 5100, "go nodes 5000 reported {last_nodes}");
 }
@@ -375,7 +375,7 @@ fn go_mate_finds_mate_in_two() {
     let (lines, best) = e.bestmove(Duration::from_secs(10));
     let m = legal_bestmove(&best, "6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1", &[]);
     assert!(m == "b1b7" || m == "a2a7", "not a mate-in-2 move: {best}");
-    let last_info = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
+    let last_info = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
     assert!(last_info.contains(" score mate 2 "), "{last_info}");
 }
 
@@ -682,7 +682,7 @@ fn go_perft() {
         })
         .collect();
     assert_eq!(split.len(), 20, "{lines:?}");
-    assert!(split.iter().all(|(m, _)| Board::startpos().parse_uci_move(m).is_some()));
+    assert!(split.iter().all(|(m, _)| Board::startpos().parse_uci_move(m).is_ok()));
     assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 8902);
     assert!(split.contains(&("e2e4".to_string(), 600)));
     assert!(split.contains(&("g1f3".to_string(), 440)));

@@ -1,64 +1,11 @@
 //! FEN parsing (standard, Shredder-FEN and X-FEN castling) with validation, and FEN output.
 
-use super::{castle_bit, Board, KING_SIDE, QUEEN_SIDE};
+use super::{castle_bit, Board};
 use crate::tables;
-use crate::types::{Color, Piece, Square};
-use std::fmt;
+use crate::bitboard::Bitboard;
+use crate::error::FenError;
+use crate::types::{CastleSide, Color, File, Piece, Rank, Square};
 
-/// Why a FEN was rejected. Each variant prints as one readable line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FenError {
-    FieldCount(usize),
-    RankCount(usize),
-    RankLength { rank: u8, squares: u32 },
-    BadPieceChar(char),
-    KingCount { color: &'static str, count: u32 },
-    PawnOnBackRank(Square),
-    TooManyPieces(&'static str),
-    BadSide(String),
-    BadCastling(String),
-    CastlingWithoutPieces(char),
-    BadEnPassant(String),
-    OpponentInCheck,
-    TooManyCheckers,
-    BadCounter(String),
-}
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            FenError::FieldCount(n) => {
-                write!(f, "invalid FEN: expected 4 to 6 fields, found {n}")
-            }
-            FenError::RankCount(n) => write!(f, "invalid FEN: expected 8 ranks, found {n}"),
-            FenError::RankLength { rank, squares } => write!(
-                f,
-                "invalid FEN: rank {} describes {squares} squares instead of 8",
-                rank + 1
-            ),
-            FenError::BadPieceChar(c) => write!(f, "invalid FEN: unknown piece character '{c}'"),
-            FenError::KingCount { color, count } => {
-                write!(f, "invalid FEN: {color} has {count} kings (exactly one required)")
-            }
-            FenError::PawnOnBackRank(sq) => write!(f, "invalid FEN: pawn on {sq} (first or last rank)"),
-            FenError::TooManyPieces(color) => write!(f, "invalid FEN: {color} has too many pieces"),
-            FenError::BadSide(s) => write!(f, "invalid FEN: side to move '{s}' is not 'w' or 'b'"),
-            FenError::BadCastling(s) => write!(f, "invalid FEN: castling field '{s}' is malformed"),
-            FenError::CastlingWithoutPieces(c) => write!(
-                f,
-                "invalid FEN: castling right '{c}' without the king and a rook in place"
-            ),
-            FenError::BadEnPassant(s) => write!(f, "invalid FEN: impossible en passant square '{s}'"),
-            FenError::OpponentInCheck => {
-                write!(f, "invalid FEN: the side not to move is in check")
-            }
-            FenError::TooManyCheckers => write!(f, "invalid FEN: king attacked by more than two pieces"),
-            FenError::BadCounter(s) => write!(f, "invalid FEN: move counter '{s}' is not a number"),
-        }
-    }
-}
-
-impl std::error::Error for FenError {}
 
 impl Board {
     /// Parses a FEN (4 to 6 fields; missing move counters default to `0 1`).
@@ -75,8 +22,7 @@ impl Board {
         if ranks.len() != 8 {
             return Err(FenError::RankCount(ranks.len()));
         }
-        for (i, rank_str) in ranks.iter().enumerate() {
-            let rank = 7 - i as u8;
+        for (rank_str, rank) in ranks.iter().zip(Rank::ALL.into_iter().rev()) {
             let mut file: u32 = 0;
             for ch in rank_str.chars() {
                 if let Some(d) = ch.to_digit(10) {
@@ -90,7 +36,7 @@ impl Board {
                         return Err(FenError::RankLength { rank, squares: file + 1 });
                     }
                     let c = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
-                    b.put(c, p, Square::new(file as u8, rank));
+                    b.put(c, p, Square::new(File::from_index(file as usize), rank));
                     file += 1;
                 }
             }
@@ -107,7 +53,7 @@ impl Board {
                 return Err(FenError::TooManyPieces(name));
             }
         }
-        let back_ranks = crate::bitboard::Bitboard::rank(0) | crate::bitboard::Bitboard::rank(7);
+        let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
         if let Some(sq) = (b.pieces(Piece::Pawn) & back_ranks).next() {
             return Err(FenError::PawnOnBackRank(sq));
         }
@@ -130,16 +76,15 @@ impl Board {
         //    in the position (and key) only when a pawn can capture there.
         if fields[3] != "-" {
             let bad = || FenError::BadEnPassant(fields[3].to_string());
-            let ep = Square::parse(fields[3]).ok_or_else(bad)?;
+            let ep: Square = fields[3].parse().map_err(|_| bad())?;
             let us = b.side;
             let them = us.flip();
-            let ep_rank = if us == Color::White { 5 } else { 2 };
             // Check the rank first: the squares next to it are only on the board then.
-            if ep.rank() != ep_rank {
+            if ep.rank() != Rank::Sixth.relative(us) {
                 return Err(bad());
             }
-            let pushed = Square(if us == Color::White { ep.0 - 8 } else { ep.0 + 8 });
-            let origin = Square(if us == Color::White { ep.0 + 8 } else { ep.0 - 8 });
+            let pushed = ep.ep_victim();
+            let origin = Square::from_index(if us == Color::White { ep.index() + 8 } else { ep.index() - 8 });
             if !b.colored(them, Piece::Pawn).has(pushed)
                 || b.occupied().has(ep)
                 || b.occupied().has(origin)
@@ -177,7 +122,7 @@ impl Board {
     /// Adds one castling right from a `KQkq` / X-FEN / Shredder-FEN character.
     fn parse_castle_char(&mut self, ch: char, field: &str) -> Result<(), FenError> {
         let c = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
-        let back = if c == Color::White { 0 } else { 7 };
+        let back = Rank::First.relative(c);
         let king = self.king_sq(c);
         if king.rank() != back {
             return Err(FenError::CastlingWithoutPieces(ch));
@@ -188,7 +133,7 @@ impl Board {
             'k' => rooks.iter().rev().find(|s| s.file() > king.file()).copied(),
             'q' => rooks.iter().find(|s| s.file() < king.file()).copied(),
             f @ 'a'..='h' => {
-                let sq = Square::new(f as u8 - b'a', back);
+                let sq = Square::new(File::from_char(f).expect("a file letter"), back);
                 self.chess960 = true;
                 rooks.contains(&sq).then_some(sq)
             }
@@ -198,12 +143,12 @@ impl Board {
         if rook.file() == king.file() {
             return Err(FenError::CastlingWithoutPieces(ch));
         }
-        let side = if rook.file() > king.file() { KING_SIDE } else { QUEEN_SIDE };
+        let side = if rook.file() > king.file() { CastleSide::King } else { CastleSide::Queen };
         let bit = castle_bit(c, side);
         if self.castle_rights & bit != 0 {
             return Err(FenError::BadCastling(field.to_string()));
         }
-        if king.file() != 4 || (rook.file() != 0 && rook.file() != 7) {
+        if king.file() != File::E || (rook.file() != File::A && rook.file() != File::H) {
             self.chess960 = true;
         }
         self.add_castle_right(c, side, king, rook);
@@ -214,9 +159,9 @@ impl Board {
     /// Shredder-FEN rook files in Chess960 positions.
     pub fn to_fen(&self) -> String {
         let mut s = String::with_capacity(90);
-        for r in (0..8).rev() {
+        for r in Rank::ALL.into_iter().rev() {
             let mut empty = 0;
-            for f in 0..8 {
+            for f in File::ALL {
                 let sq = Square::new(f, r);
                 match self.piece_on(sq) {
                     None => empty += 1,
@@ -233,19 +178,19 @@ impl Board {
             if empty > 0 {
                 s.push((b'0' + empty) as char);
             }
-            if r > 0 {
+            if r != Rank::First {
                 s.push('/');
             }
         }
         s.push_str(if self.side == Color::White { " w " } else { " b " });
         let mut any = false;
         for c in Color::ALL {
-            for side in [KING_SIDE, QUEEN_SIDE] {
+            for side in CastleSide::ALL {
                 if let Some(rook) = self.castle_rook(c, side) {
                     any = true;
                     let ch = if self.chess960 {
-                        (b'a' + rook.file()) as char
-                    } else if side == KING_SIDE {
+                        rook.file().char()
+                    } else if side == CastleSide::King {
                         'k'
                     } else {
                         'q'
@@ -278,7 +223,7 @@ impl Board {
         }
         b.side = self.side.flip();
         for c in Color::ALL {
-            for side in [KING_SIDE, QUEEN_SIDE] {
+            for side in CastleSide::ALL {
                 if let Some(rook) = self.castle_rook(c, side) {
                     let nc = c.flip();
                     let k = b.king_sq(nc);

@@ -2,19 +2,18 @@
 //! restores everything from the undo record, so a make/unmake pair leaves the position
 //! bit-for-bit as it was.
 
-use super::{Board, Undo, KING_SIDE, QUEEN_SIDE};
-use crate::movegen::{Move, MoveKind};
+use super::{Board, Undo};
+use crate::moves::{Move, MoveKind};
 use crate::tables::{self, zobrist};
-use crate::types::{Color, Piece, Square};
+use crate::types::{CastleSide, Color, File, Piece, Rank, Square};
 
 /// King and rook destinations of a castling move by `c` on `side`.
 #[inline(always)]
-pub fn castle_destinations(c: Color, side: usize) -> (Square, Square) {
-    let rank = if c == Color::White { 0 } else { 7 };
-    if side == KING_SIDE {
-        (Square::new(6, rank), Square::new(5, rank))
-    } else {
-        (Square::new(2, rank), Square::new(3, rank))
+pub fn castle_destinations(c: Color, side: CastleSide) -> (Square, Square) {
+    let rank = Rank::First.relative(c);
+    match side {
+        CastleSide::King => (Square::new(File::G, rank), Square::new(File::F, rank)),
+        CastleSide::Queen => (Square::new(File::C, rank), Square::new(File::D, rank)),
     }
 }
 
@@ -40,7 +39,8 @@ impl Board {
         }
     }
 
-    /// `make`, always inlined (for perft's hot loop).
+    /// `make`, always inlined. Both exist on purpose: the search and tools share one
+    /// out-of-line copy of `make`, while perft inlines this one into its leaf loops.
     #[inline(always)]
     pub(crate) fn make_inline(&mut self, m: Move) {
         let us = self.side;
@@ -75,8 +75,8 @@ impl Board {
                 if piece == Piece::Pawn {
                     pawn_key ^= moved;
                     self.halfmove = 0;
-                    if to.0 ^ from.0 == 16 {
-                        let ep = Square((from.0 + to.0) / 2);
+                    if to.index() ^ from.index() == 16 {
+                        let ep = Square::from_index((from.index() + to.index()) / 2);
                         if (tables::pawn_attacks(us, ep) & self.colored(them, Piece::Pawn)).any() {
                             self.ep = Some(ep);
                             key ^= zobrist::ep_file(ep.file());
@@ -99,7 +99,7 @@ impl Board {
                 self.halfmove = 0;
             }
             MoveKind::EnPassant => {
-                let cap_sq = Square(to.0 ^ 8);
+                let cap_sq = to.ep_victim();
                 self.remove(them, Piece::Pawn, cap_sq);
                 self.shift_piece(us, Piece::Pawn, from, to);
                 let pawns = zobrist::piece(them, Piece::Pawn, cap_sq)
@@ -111,8 +111,7 @@ impl Board {
                 self.halfmove = 0;
             }
             MoveKind::Castle => {
-                let side = if to.0 > from.0 { KING_SIDE } else { QUEEN_SIDE };
-                let (kto, rto) = castle_destinations(us, side);
+                let (kto, rto) = castle_destinations(us, m.castle_side());
                 self.remove(us, Piece::King, from);
                 self.remove(us, Piece::Rook, to);
                 self.put(us, Piece::King, kto);
@@ -146,7 +145,7 @@ impl Board {
         self.unmake_inline();
     }
 
-    /// `unmake`, always inlined (for perft's hot loop).
+    /// `unmake`, always inlined; see `make_inline` for why both exist.
     #[inline(always)]
     pub(crate) fn unmake_inline(&mut self) {
         let u = self.stack.pop().expect("unmake: empty undo stack");
@@ -172,11 +171,10 @@ impl Board {
             }
             MoveKind::EnPassant => {
                 self.shift_piece(us, Piece::Pawn, to, from);
-                self.put(them, Piece::Pawn, Square(to.0 ^ 8));
+                self.put(them, Piece::Pawn, to.ep_victim());
             }
             MoveKind::Castle => {
-                let side = if to.0 > from.0 { KING_SIDE } else { QUEEN_SIDE };
-                let (kto, rto) = castle_destinations(us, side);
+                let (kto, rto) = castle_destinations(us, m.castle_side());
                 self.remove(us, Piece::King, kto);
                 self.remove(us, Piece::Rook, rto);
                 self.put(us, Piece::King, from);

@@ -7,39 +7,35 @@
 mod fen;
 mod makemove;
 
-pub use fen::FenError;
+pub use crate::error::FenError;
 pub use makemove::castle_destinations;
 
 use crate::bitboard::Bitboard;
-use crate::movegen::Move;
+use crate::moves::{Move, MoveKind};
 use crate::tables::{self, zobrist};
-use crate::types::{Color, Piece, Square};
+use crate::types::{CastleSide, Color, File, Piece, Rank, Square};
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// Index of a castling side in `castle_rooks` and bit in the rights mask.
-pub const KING_SIDE: usize = 0;
-pub const QUEEN_SIDE: usize = 1;
-
 /// The bit of one castling right: white king side 1, white queen side 2, black 4 and 8.
 #[inline(always)]
-pub const fn castle_bit(c: Color, side: usize) -> u8 {
-    1 << (c.index() * 2 + side)
+pub const fn castle_bit(c: Color, side: CastleSide) -> u8 {
+    1 << (c.index() * 2 + side.index())
 }
 
 /// What `unmake` needs to restore a position.
 #[derive(Copy, Clone, Debug)]
-pub(crate) struct Undo {
-    pub mv: Move,
-    pub captured: Option<Piece>,
-    pub castle_rights: u8,
-    pub ep: Option<Square>,
-    pub halfmove: u16,
-    pub key: u64,
-    pub pawn_key: u64,
-    pub checkers: Bitboard,
-    pub pinned: Bitboard,
+struct Undo {
+    mv: Move,
+    captured: Option<Piece>,
+    castle_rights: u8,
+    ep: Option<Square>,
+    halfmove: u16,
+    key: u64,
+    pawn_key: u64,
+    checkers: Bitboard,
+    pinned: Bitboard,
 }
 
 #[derive(Clone)]
@@ -49,7 +45,7 @@ pub struct Board {
     squares: [Option<Piece>; 64],
     side: Color,
     castle_rights: u8,
-    /// Rook square of each right, `[color][KING_SIDE | QUEEN_SIDE]`; meaningful while the right is held.
+    /// Rook square of each right, `[color][CastleSide::index]`; meaningful while the right is held.
     castle_rooks: [[Square; 2]; 2],
     /// Rights kept when a move starts or ends on a square (clears rights when king or rook moves).
     castle_mask: [u8; 64],
@@ -66,7 +62,7 @@ pub struct Board {
     checkers: Bitboard,
     pinned: Bitboard,
     chess960: bool,
-    pub(crate) stack: Vec<Undo>,
+    stack: Vec<Undo>,
 }
 
 impl Default for Board {
@@ -88,7 +84,7 @@ impl Board {
             squares: [None; 64],
             side: Color::White,
             castle_rights: 0,
-            castle_rooks: [[Square(0); 2]; 2],
+            castle_rooks: [[Square::from_index(0); 2]; 2],
             castle_mask: [0xF; 64],
             castle_empty: [[Bitboard::EMPTY; 2]; 2],
             castle_king_path: [[Bitboard::EMPTY; 2]; 2],
@@ -168,36 +164,36 @@ impl Board {
     }
     /// The rook square of a castling right, if the right is held.
     #[inline(always)]
-    pub fn castle_rook(&self, c: Color, side: usize) -> Option<Square> {
+    pub fn castle_rook(&self, c: Color, side: CastleSide) -> Option<Square> {
         if self.castle_rights & castle_bit(c, side) != 0 {
-            Some(self.castle_rooks[c.index()][side])
+            Some(self.castle_rooks[c.index()][side.index()])
         } else {
             None
         }
     }
     /// Squares that must be empty for castling `side` (meaningful while the right is held).
     #[inline(always)]
-    pub(crate) fn castle_empty(&self, c: Color, side: usize) -> Bitboard {
-        self.castle_empty[c.index()][side]
+    pub(crate) fn castle_empty(&self, c: Color, side: CastleSide) -> Bitboard {
+        self.castle_empty[c.index()][side.index()]
     }
     /// Squares the king crosses or lands on when castling `side`.
     #[inline(always)]
-    pub(crate) fn castle_king_path(&self, c: Color, side: usize) -> Bitboard {
-        self.castle_king_path[c.index()][side]
+    pub(crate) fn castle_king_path(&self, c: Color, side: CastleSide) -> Bitboard {
+        self.castle_king_path[c.index()][side.index()]
     }
 
     /// Grants a castling right (king on `king`, rook on `rook`) and precomputes its masks.
-    fn add_castle_right(&mut self, c: Color, side: usize, king: Square, rook: Square) {
+    fn add_castle_right(&mut self, c: Color, side: CastleSide, king: Square, rook: Square) {
         let bit = castle_bit(c, side);
         self.castle_rights |= bit;
-        self.castle_rooks[c.index()][side] = rook;
+        self.castle_rooks[c.index()][side.index()] = rook;
         self.castle_mask[rook.index()] &= !bit;
-        self.castle_mask[king.index()] &= !(castle_bit(c, KING_SIDE) | castle_bit(c, QUEEN_SIDE));
+        self.castle_mask[king.index()] &= !(castle_bit(c, CastleSide::King) | castle_bit(c, CastleSide::Queen));
         let (kto, rto) = makemove::castle_destinations(c, side);
         let king_path = tables::between(king, kto) | kto.bb();
         let movers = king.bb() | rook.bb();
-        self.castle_empty[c.index()][side] = (king_path | tables::between(rook, rto) | rto.bb()) & !movers;
-        self.castle_king_path[c.index()][side] = king_path;
+        self.castle_empty[c.index()][side.index()] = (king_path | tables::between(rook, rto) | rto.bb()) & !movers;
+        self.castle_king_path[c.index()][side.index()] = king_path;
     }
 
     #[inline(always)]
@@ -238,6 +234,16 @@ impl Board {
     /// The piece the last move captured, if any.
     pub fn last_captured(&self) -> Option<Piece> {
         self.stack.last().and_then(|u| u.captured)
+    }
+    /// The piece the legal move `m` captures, if any (a pawn for en passant; castling
+    /// captures nothing although its target is the own rook's square).
+    #[inline(always)]
+    pub fn captured_piece(&self, m: Move) -> Option<Piece> {
+        match m.kind() {
+            MoveKind::EnPassant => Some(Piece::Pawn),
+            MoveKind::Castle => None,
+            _ => self.piece_on(m.to()),
+        }
     }
     /// Forgets the move history (keeps the position); used to bound memory in long games.
     pub fn clear_history(&mut self) {
@@ -406,7 +412,7 @@ impl Board {
         let bishops = self.pieces(Piece::Bishop);
         if self.pieces(Piece::Knight).is_empty() {
             const DARK: u64 = 0xAA55_AA55_AA55_AA55;
-            return bishops.0 & DARK == 0 || bishops.0 & !DARK == 0;
+            return bishops.raw() & DARK == 0 || bishops.raw() & !DARK == 0;
         }
         false
     }
@@ -424,9 +430,9 @@ impl Board {
             return false;
         }
         for i in 0..64 {
-            let sq = Square(i);
+            let sq = Square::from_index(i);
             let expect = Piece::ALL.into_iter().find(|p| self.pieces[p.index()].has(sq));
-            if expect != self.squares[i as usize] {
+            if expect != self.squares[i] {
                 return false;
             }
         }
@@ -442,9 +448,9 @@ impl Board {
     /// A plain-text board diagram with the FEN and key, for `d` in the UCI loop.
     pub fn pretty(&self) -> String {
         let mut s = String::new();
-        for r in (0..8).rev() {
-            s.push_str(&format!(" {} ", r + 1));
-            for f in 0..8 {
+        for r in Rank::ALL.into_iter().rev() {
+            s.push_str(&format!(" {} ", r.char()));
+            for f in File::ALL {
                 let sq = Square::new(f, r);
                 let c = match (self.piece_on(sq), self.color_on(sq)) {
                     (Some(p), Some(Color::White)) => p.char().to_ascii_uppercase(),

@@ -175,7 +175,7 @@ mod tests {
         // White a4, c3, d4 against black b5: b5 watches a4 and c3, so only d4 is passed.
         let (w, b) = sides("4k3/8/8/1p6/P2P4/2P5/8/4K3 w - - 0 1");
         let e = entry(&w, &b);
-        assert_eq!(e.passed[0], Square::new(3, 3).bb());
+        assert_eq!(e.passed[0], "d4".parse::<Square>().unwrap().bb());
         // Black's b5 (b4 in black's own frame) meets a4 and c3 on its path: not passed.
         assert!(e.passed[1].is_empty());
     }

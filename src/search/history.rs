@@ -1,12 +1,13 @@
 //! Quiet-move ordering memory: killer moves per ply, butterfly history per side and
 //! from/to squares, and counter-moves indexed by the previous move's piece and target.
 
-use super::params::{HISTORY_BONUS_CAP, HISTORY_MAX, HISTORY_SCALE, MAX_PLY};
-use crate::movegen::Move;
+use super::params::{HISTORY_AGE_DIVISOR, HISTORY_BONUS_CAP, HISTORY_MAX, HISTORY_SCALE, MAX_PLY};
+use crate::moves::Move;
 use crate::types::Color;
 
+/// The ordering memory of one search thread.
 pub struct History {
-    pub killers: [[Move; 2]; MAX_PLY + 2],
+    killers: [[Move; 2]; MAX_PLY + 2],
     butterfly: Box<[[[i32; 64]; 64]; 2]>,
     /// [color * 6 + piece][to] of the previous move -> the move that refuted it.
     counters: Box<[[Move; 64]; 12]>,
@@ -31,6 +32,12 @@ pub fn bonus(depth: i32) -> i32 {
 impl History {
     pub fn clear(&mut self) {
         *self = History::default();
+    }
+
+    /// The two killer moves of `ply` (quiet moves that caused a cutoff at this ply).
+    #[inline(always)]
+    pub fn killers(&self, ply: usize) -> [Move; 2] {
+        self.killers[ply]
     }
 
     #[inline(always)]
@@ -76,7 +83,7 @@ impl History {
         for side in self.butterfly.iter_mut() {
             for row in side.iter_mut() {
                 for v in row.iter_mut() {
-                    *v /= 2;
+                    *v /= HISTORY_AGE_DIVISOR;
                 }
             }
         }

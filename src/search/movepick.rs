@@ -6,9 +6,11 @@
 //! captures and under-promotions last.
 
 use super::history::History;
+use super::params::MVV_VALUES;
 use crate::board::Board;
-use crate::movegen::{Move, MoveList, MAX_MOVES};
-use crate::see::{captured_value, see_ge};
+use crate::movegen::{MoveList, ALL, MAX_MOVES};
+use crate::moves::Move;
+use crate::see::see_ge;
 
 use crate::types::Piece;
 
@@ -23,8 +25,9 @@ const BAD_CAPTURE: i32 = -2_000_000;
 #[inline(always)]
 pub fn mvv_lva(board: &Board, m: Move) -> i32 {
     let attacker = board.piece_on(m.from()).map_or(0, |p| p.index() as i32);
-    let promo = if m.is_promotion() { crate::see::see_value(m.promotion()) } else { 0 };
-    (captured_value(board, m) + promo) * 8 - attacker
+    let promo = if m.is_promotion() { MVV_VALUES[m.promotion().index()] } else { 0 };
+    let victim = board.captured_piece(m).map_or(0, |p| MVV_VALUES[p.index()]);
+    (victim + promo) * 8 - attacker
 }
 
 /// Whether a move changes material (capture or promotion) — not "quiet".
@@ -68,7 +71,7 @@ pub struct MovePicker {
 impl MovePicker {
     /// Picker for the main search.
     pub fn new(board: &Board, hash_move: Move, history: &History, ply: usize, counter: Move) -> MovePicker {
-        let k = history.killers[ply];
+        let k = history.killers(ply);
         Self::build(board.legal_moves(), hash_move, [k[0], k[1], counter], false)
     }
 
@@ -77,7 +80,8 @@ impl MovePicker {
     pub fn new_quiescence(board: &Board, hash_move: Move) -> MovePicker {
         let mut list = MoveList::new();
         if board.in_check() {
-            board.evasions(&mut list);
+            // In check the generator yields exactly the evasions.
+            board.generate::<ALL, _>(&mut list);
         } else {
             board.captures(&mut list);
         }

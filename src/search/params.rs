@@ -1,4 +1,6 @@
-//! Every search tunable in one place: each pruning rule is a depth limit and a margin.
+//! Every search tunable in one place: each pruning rule is a depth limit and a margin,
+//! and every other number the search decides by (time, windows, table replacement) has a
+//! name and a line saying what it does.
 
 /// Score of a mate at the root; mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 32000;
@@ -11,6 +13,13 @@ pub const MAX_PLY: usize = 120;
 /// Aspiration windows: used from this depth, starting this wide, widened by half on failure.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 pub const ASPIRATION_WINDOW: i32 = 20;
+/// On each failure the window's half-width grows by itself divided by this.
+pub const ASPIRATION_WIDEN_DIVISOR: i32 = 2;
+/// Once the half-width exceeds this, the window opens fully.
+pub const ASPIRATION_MAX_DELTA: i32 = 1000;
+/// Aspiration failures are reported (`lowerbound`/`upperbound` lines) only once the search
+/// has run this long, so that short searches print one line per depth.
+pub const BOUND_REPORT_DELAY_MS: u64 = 1000;
 
 /// Reverse futility pruning: at depth <= this, stop if eval - margin * depth >= beta.
 pub const RFP_DEPTH: i32 = 7;
@@ -21,6 +30,8 @@ pub const NMP_DEPTH: i32 = 3;
 pub const NMP_BASE_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 4;
 pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// The eval-excess part of the null-move reduction is capped at this many plies.
+pub const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 
 /// Futility pruning of quiet moves: at depth <= this, skip if eval + base + margin * depth <= alpha.
 pub const FUTILITY_DEPTH: i32 = 6;
@@ -30,6 +41,8 @@ pub const FUTILITY_MARGIN: i32 = 90;
 /// Late move pruning: at depth <= this, skip quiets after base + depth^2 (halved if not improving).
 pub const LMP_DEPTH: i32 = 8;
 pub const LMP_BASE: i32 = 3;
+/// The late-move limit is divided by this when the position is not improving.
+pub const LMP_NOT_IMPROVING_DIVISOR: i32 = 2;
 
 /// SEE pruning in the main search: at depth <= this, skip captures losing more than
 /// `SEE_CAPTURE_MARGIN * depth^2` and quiets losing more than `SEE_QUIET_MARGIN * depth`.
@@ -42,19 +55,67 @@ pub const LMR_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 2;
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
-/// History score that shifts the reduction by one ply.
+/// History score that shifts the reduction by one ply ...
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// ... by at most this many plies either way.
+pub const LMR_HISTORY_MAX_ADJUST: i32 = 2;
+/// The reduction table covers depths and move numbers below this (larger ones use the
+/// last entry).
+pub const LMR_TABLE_SIZE: usize = 64;
+
+/// Quiet moves remembered per node for the history malus on a cutoff (later ones are
+/// not penalised).
+pub const MAX_TRACKED_QUIETS: usize = 64;
 
 /// Internal iterative reduction: without a hash move, reduce by one from this depth.
 pub const IIR_DEPTH: i32 = 4;
 
 /// Delta pruning in quiescence: skip a capture if stand pat + victim + margin <= alpha.
 pub const DELTA_MARGIN: i32 = 200;
+/// What a captured piece (and a promotion, the queen's value less the pawn's) is taken to
+/// gain in delta pruning, indexed by `Piece`. A king is never captured.
+pub const DELTA_VALUES: [i32; 6] = [100, 300, 300, 500, 900, 0];
+
+/// Victim values for MVV/LVA capture ordering, indexed by `Piece` (the promotion piece
+/// counts as a second victim). Only their order matters much. A king is never captured.
+pub const MVV_VALUES: [i32; 6] = [100, 300, 300, 500, 900, 0];
 
 /// History: bonus = min(depth^2 * scale, cap); entries saturate at HISTORY_MAX.
 pub const HISTORY_SCALE: i32 = 16;
 pub const HISTORY_BONUS_CAP: i32 = 1600;
 pub const HISTORY_MAX: i32 = 16384;
+/// Between searches every history entry is divided by this (keeps what was learnt, fades it).
+pub const HISTORY_AGE_DIVISOR: i32 = 2;
+
+/// Transposition-table replacement: an entry's worth is its depth minus this many plies
+/// per search it is old, and the least worth in a bucket is replaced ...
+pub const TT_AGE_WEIGHT: i32 = 8;
+/// ... while a non-exact result does not overwrite an entry of the same position and search
+/// that is at least this much deeper (e.g. a quiescence bound over a deep result).
+pub const TT_KEEP_DEEPER_BY: i32 = 4;
 
 /// Nodes between clock checks.
 pub const CHECK_EVERY: u64 = 1024;
+
+// ---- time management (see `time.rs`) -------------------------------------------------
+
+/// Moves assumed left when `movestogo` is not given.
+pub const DEFAULT_MOVES_TO_GO: u64 = 30;
+/// `movestogo` is read as at most this many moves.
+pub const MAX_MOVES_TO_GO: u64 = 60;
+/// Fraction of the increment spent on top of the base share (per mille).
+pub const INC_SHARE: u64 = 750;
+/// The hard limit is this many times the soft limit ...
+pub const HARD_FACTOR: u64 = 4;
+/// ... but never more than this share of the remaining time (per mille) ...
+pub const HARD_MAX_SHARE: u64 = 350;
+/// ... except on the last move before the time control, which may use this share (per mille).
+pub const LAST_MOVE_SHARE: u64 = 800;
+/// Never plan to use less than this, so a move is always found.
+pub const MIN_THINK_MS: u64 = 1;
+/// No new iteration starts once this fraction of the soft limit is used: it would most
+/// likely not finish before the hard limit.
+pub const SOFT_STOP_FRACTION: f64 = 0.6;
+/// With a single legal move under a clock, the search stops after this depth (deep enough
+/// for a ponder move and a sensible score).
+pub const SINGLE_REPLY_DEPTH: i32 = 4;

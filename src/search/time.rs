@@ -2,6 +2,9 @@
 //! limit (abort the search), both derived from the clock, increment, `movestogo` and
 //! `Move Overhead`.
 
+use super::params::{
+    DEFAULT_MOVES_TO_GO, HARD_FACTOR, HARD_MAX_SHARE, INC_SHARE, LAST_MOVE_SHARE, MAX_MOVES_TO_GO, MIN_THINK_MS,
+};
 use std::time::Duration;
 
 /// What `go` said about time.
@@ -12,17 +15,6 @@ pub struct Clock {
     pub movestogo: Option<u64>,
     pub movetime_ms: Option<u64>,
 }
-
-/// Moves assumed left when `movestogo` is not given.
-const DEFAULT_MOVES_TO_GO: u64 = 30;
-/// Fraction of the increment spent on top of the base share (per mille).
-const INC_SHARE: u64 = 750;
-/// The hard limit is this many times the soft limit ...
-const HARD_FACTOR: u64 = 4;
-/// ... but never more than this share of the remaining time (per mille).
-const HARD_MAX_SHARE: u64 = 350;
-/// Never plan to use less than this, so a move is always found.
-const MIN_THINK_MS: u64 = 1;
 
 /// Soft and hard limits; `None` means no limit.
 #[derive(Clone, Copy, Debug, Default)]
@@ -41,12 +33,12 @@ impl TimeLimits {
         let Some(time) = clock.time_ms else { return TimeLimits::default() };
         // Keep the overhead (GUI/network lag) off the clock entirely.
         let available = time.saturating_sub(overhead_ms);
-        let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 60);
+        let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, MAX_MOVES_TO_GO);
         let mut soft = available / mtg + clock.inc_ms * INC_SHARE / 1000;
         let mut hard = (soft * HARD_FACTOR).min(available * HARD_MAX_SHARE / 1000);
         if mtg == 1 {
             // Last move before the time control: use most of what is there.
-            hard = available * 8 / 10;
+            hard = available * LAST_MOVE_SHARE / 1000;
         }
         soft = soft.min(hard).max(MIN_THINK_MS);
         hard = hard.max(soft);

@@ -3,18 +3,45 @@
 //! `data`; a torn write by another thread fails the key check and reads as a miss.
 //!
 //! Replacement: within a bucket an entry for the same key is overwritten (keeping its move
-//! if the new one has none); otherwise the entry with the lowest `depth - 8 * age
-//! distance` is replaced, so old searches' entries go first and deep entries stay.
+//! if the new one has none, and not by a much shallower bound of the same search);
+//! otherwise the entry with the lowest `depth - TT_AGE_WEIGHT * age distance` is replaced,
+//! so old searches' entries go first and deep entries stay (weights in `params.rs`).
 
-use crate::movegen::Move;
+use super::params::{MATE_BOUND, TT_AGE_WEIGHT, TT_KEEP_DEEPER_BY};
+use crate::error::HashAllocError;
+use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-pub const BOUND_NONE: u8 = 0;
-pub const BOUND_UPPER: u8 = 1;
-pub const BOUND_LOWER: u8 = 2;
-pub const BOUND_EXACT: u8 = 3;
+/// What a score is: exact, or only a bound on the true value. Used for hash entries (a
+/// node that failed high or low) and for reported scores (an aspiration window failure).
+/// The discriminants are the two bits stored in an entry; 0 is never stored, so a used
+/// slot is never all zero.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Bound {
+    /// The true score is at most this (no move raised alpha).
+    Upper = 1,
+    /// The true score is at least this (a fail high).
+    Lower = 2,
+    Exact = 3,
+}
+
+impl Bound {
+    /// The bound stored in two bits of an entry.
+    #[inline(always)]
+    fn from_bits(bits: u64) -> Bound {
+        debug_assert!(bits != 0);
+        match bits {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            _ => Bound::Exact,
+        }
+    }
+}
 
 const BUCKET_SIZE: usize = 4;
+/// `hashfull` looks at this many entries (the UCI value is per mille of them).
+const HASHFULL_SAMPLE: usize = 1000;
 
 /// What a probe returns.
 #[derive(Copy, Clone, Debug)]
@@ -23,7 +50,7 @@ pub struct TtEntry {
     pub score: i32,
     pub eval: i32,
     pub depth: i32,
-    pub bound: u8,
+    pub bound: Bound,
 }
 
 #[derive(Default)]
@@ -44,8 +71,8 @@ pub struct TranspositionTable {
 }
 
 // data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: u8, age: u8) -> u64 {
-    mv.0 as u64
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    mv.raw() as u64
         | ((score as i16 as u16 as u64) << 16)
         | ((eval as i16 as u16 as u64) << 32)
         | ((depth.clamp(-1, 254) + 1) as u64) << 48
@@ -56,11 +83,11 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: u8, age: u8) -> u64 
 fn unpack(data: u64) -> (TtEntry, u8) {
     (
         TtEntry {
-            mv: Move(data as u16),
+            mv: Move::from_raw(data as u16),
             score: (data >> 16) as u16 as i16 as i32,
             eval: (data >> 32) as u16 as i16 as i32,
             depth: ((data >> 48) & 0xFF) as i32 - 1,
-            bound: ((data >> 56) & 3) as u8,
+            bound: Bound::from_bits((data >> 56) & 3),
         },
         ((data >> 58) & 63) as u8,
     )
@@ -73,10 +100,10 @@ impl TranspositionTable {
     }
 
     /// Like `new`, but reports an allocation failure instead of aborting.
-    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, HashAllocError> {
         let n = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
-        buckets.try_reserve_exact(n).map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
+        buckets.try_reserve_exact(n).map_err(|_| HashAllocError { mb })?;
         buckets.resize_with(n, Bucket::default);
         Ok(TranspositionTable { buckets, age: AtomicU8::new(0) })
     }
@@ -118,7 +145,7 @@ impl TranspositionTable {
 
     /// Stores a result. `score` must already be adjusted to be node-relative for mates.
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: u8) {
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
         let age = self.age.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let mut victim = 0;
@@ -133,7 +160,7 @@ impl TranspositionTable {
                 let (old, old_age) = unpack(data);
                 // A much shallower bound (e.g. from quiescence) does not overwrite a deep
                 // result of this search; an exact score always does.
-                if bound != BOUND_EXACT && old.depth >= depth + 4 && old_age == age {
+                if bound != Bound::Exact && old.depth >= depth + TT_KEEP_DEEPER_BY && old_age == age {
                     return;
                 }
                 let mv = if mv.is_null() { old.mv } else { mv };
@@ -144,7 +171,7 @@ impl TranspositionTable {
             }
             let (e, a) = unpack(data);
             let age_dist = (age.wrapping_sub(a) & 63) as i32;
-            let worth = e.depth - 8 * age_dist;
+            let worth = e.depth - TT_AGE_WEIGHT * age_dist;
             if worth < worst {
                 worst = worth;
                 victim = i;
@@ -159,7 +186,7 @@ impl TranspositionTable {
     /// Permille of the first thousand buckets' entries written in this search.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed);
-        let n = self.buckets.len().min(250);
+        let n = self.buckets.len().min(HASHFULL_SAMPLE / BUCKET_SIZE);
         let mut used = 0;
         for b in &self.buckets[..n] {
             for s in &b.slots {
@@ -170,5 +197,40 @@ impl TranspositionTable {
             }
         }
         (used * 1000 / (n * BUCKET_SIZE).max(1)) as u32
+    }
+}
+
+/// The bound type of a node's result: a fail-high is a lower bound, a raised alpha is exact,
+/// anything else an upper bound.
+#[inline(always)]
+pub(crate) fn bound_of(best_score: i32, beta: i32, raised_alpha: bool) -> Bound {
+    if best_score >= beta {
+        Bound::Lower
+    } else if raised_alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+#[inline(always)]
+pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline(always)]
+pub(crate) fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
     }
 }

@@ -23,13 +23,13 @@ use generated::*;
 
 #[inline(always)]
 fn magic_lookup(m: &Magic, occ: Bitboard) -> Bitboard {
-    let idx = m.offset + ((occ.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
+    let idx = m.offset + ((occ.raw() & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
     debug_assert!(idx < SLIDER_ATTACKS.len());
     // SAFETY: `m` is one of the generated ROOK_MAGICS / BISHOP_MAGICS entries (this function
     // is private and only called with those). build.rs gives each square `shift = 64 - bits`
     // and appends a block of exactly `1 << bits` entries at `offset`, so
     // `(x >> shift) < 1 << bits` and `idx < offset + (1 << bits) <= SLIDER_ATTACKS.len()`.
-    Bitboard(unsafe { *SLIDER_ATTACKS.get_unchecked(idx) })
+    Bitboard::from_raw(unsafe { *SLIDER_ATTACKS.get_unchecked(idx) })
 }
 
 #[inline(always)]
@@ -50,28 +50,28 @@ pub fn queen_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 /// Rook attacks from `sq` on an empty board.
 #[inline(always)]
 pub fn rook_rays(sq: Square) -> Bitboard {
-    Bitboard(ROOK_RAYS[sq.index()])
+    Bitboard::from_raw(ROOK_RAYS[sq.index()])
 }
 
 /// Bishop attacks from `sq` on an empty board.
 #[inline(always)]
 pub fn bishop_rays(sq: Square) -> Bitboard {
-    Bitboard(BISHOP_RAYS[sq.index()])
+    Bitboard::from_raw(BISHOP_RAYS[sq.index()])
 }
 
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
-    Bitboard(KNIGHT_ATTACKS[sq.index()])
+    Bitboard::from_raw(KNIGHT_ATTACKS[sq.index()])
 }
 
 #[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
-    Bitboard(KING_ATTACKS[sq.index()])
+    Bitboard::from_raw(KING_ATTACKS[sq.index()])
 }
 
 #[inline(always)]
 pub fn pawn_attacks(c: Color, sq: Square) -> Bitboard {
-    Bitboard(PAWN_ATTACKS_FLAT[c.index() * 64 + sq.index()])
+    Bitboard::from_raw(PAWN_ATTACKS_FLAT[c.index() * 64 + sq.index()])
 }
 
 /// Attacks of a non-pawn piece on `sq` given occupancy `occ`.
@@ -90,19 +90,19 @@ pub fn piece_attacks(p: Piece, sq: Square, occ: Bitboard) -> Bitboard {
 /// Squares strictly between `a` and `b` on a shared line, else empty.
 #[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    Bitboard(BETWEEN_FLAT[a.index() * 64 + b.index()])
+    Bitboard::from_raw(BETWEEN_FLAT[a.index() * 64 + b.index()])
 }
 
 /// The full line through `a` and `b` (edge to edge), else empty.
 #[inline(always)]
 pub fn line(a: Square, b: Square) -> Bitboard {
-    Bitboard(LINE_FLAT[a.index() * 64 + b.index()])
+    Bitboard::from_raw(LINE_FLAT[a.index() * 64 + b.index()])
 }
 
 /// Zobrist keys.
 pub mod zobrist {
     use super::generated::ZOBRIST_FLAT;
-    use crate::types::{Color, Piece, Square};
+    use crate::types::{Color, File, Piece, Square};
 
     #[inline(always)]
     pub fn piece(c: Color, p: Piece, sq: Square) -> u64 {
@@ -117,7 +117,7 @@ pub mod zobrist {
         ZOBRIST_FLAT[769 + rights as usize]
     }
     #[inline(always)]
-    pub fn ep_file(file: u8) -> u64 {
-        ZOBRIST_FLAT[785 + file as usize]
+    pub fn ep_file(file: File) -> u64 {
+        ZOBRIST_FLAT[785 + file.index()]
     }
 }

@@ -1,6 +1,7 @@
 //! Parsing of UCI input lines into commands. Parsing never fails hard: a malformed line
-//! becomes an error message for `info string error: …`.
+//! becomes a [`CommandError`] for `info string error: …`.
 
+use crate::error::CommandError;
 use crate::search::time::Clock;
 
 /// `go` parameters as given (moves still in text form).
@@ -53,18 +54,18 @@ pub enum Command {
     Empty,
 }
 
-fn num<T: std::str::FromStr>(tok: Option<&&str>, what: &str) -> Result<T, String> {
-    let t = tok.ok_or_else(|| format!("'{what}' needs a value"))?;
-    t.parse().map_err(|_| format!("'{what}' value '{t}' is not a valid number"))
+fn num<T: std::str::FromStr>(tok: Option<&&str>, what: &str) -> Result<T, CommandError> {
+    let t = tok.ok_or_else(|| CommandError::MissingValue(what.to_string()))?;
+    t.parse().map_err(|_| CommandError::BadNumber(what.to_string(), t.to_string()))
 }
 
 /// Negative clock values (seen from some GUIs when flagging) count as zero.
-fn time_ms(tok: Option<&&str>, what: &str) -> Result<u64, String> {
+fn time_ms(tok: Option<&&str>, what: &str) -> Result<u64, CommandError> {
     let v: i64 = num(tok, what)?;
     Ok(v.max(0) as u64)
 }
 
-fn parse_go(toks: &[&str]) -> Result<GoParams, String> {
+fn parse_go(toks: &[&str]) -> Result<GoParams, CommandError> {
     let mut g = GoParams::default();
     let mut i = 0;
     while i < toks.len() {
@@ -99,7 +100,7 @@ fn parse_go(toks: &[&str]) -> Result<GoParams, String> {
                 }
                 continue;
             }
-            other => return Err(format!("unknown go parameter '{other}'")),
+            other => return Err(CommandError::UnknownGoParameter(other.to_string())),
         }
         i += 2;
     }
@@ -115,9 +116,9 @@ fn is_go_keyword(t: &str) -> bool {
 }
 
 impl std::str::FromStr for Command {
-    type Err = String;
+    type Err = CommandError;
 
-    fn from_str(line: &str) -> Result<Command, String> {
+    fn from_str(line: &str) -> Result<Command, CommandError> {
         let toks: Vec<&str> = line.split_whitespace().collect();
         let Some(&head) = toks.first() else { return Ok(Command::Empty) };
         let rest = &toks[1..];
@@ -132,7 +133,7 @@ impl std::str::FromStr for Command {
             "d" => Command::Display,
             "eval" => Command::Eval,
             "bench" => Command::Bench(match rest.first() {
-                Some(d) => Some(d.parse().map_err(|_| format!("bench depth '{d}' is not a number"))?),
+                Some(d) => Some(d.parse().map_err(|_| CommandError::BadBenchDepth(d.to_string()))?),
                 None => None,
             }),
             "go" => Command::Go(parse_go(rest)?),
@@ -145,14 +146,14 @@ impl std::str::FromStr for Command {
                 let fen = match spec.first() {
                     Some(&"startpos") if spec.len() == 1 => None,
                     Some(&"fen") if spec.len() > 1 => Some(spec[1..].join(" ")),
-                    _ => return Err("usage: position startpos|fen <fen> [moves <move>...]".to_string()),
+                    _ => return Err(CommandError::PositionUsage),
                 };
                 Command::Position { fen, moves: moves.iter().map(|s| s.to_string()).collect() }
             }
             "setoption" => {
                 // setoption name <words...> [value <words...>]
                 if rest.first() != Some(&"name") || rest.len() < 2 {
-                    return Err("usage: setoption name <name> [value <value>]".to_string());
+                    return Err(CommandError::SetOptionUsage);
                 }
                 let vi = rest.iter().position(|&t| t == "value");
                 let (name, value) = match vi {
@@ -160,11 +161,11 @@ impl std::str::FromStr for Command {
                     None => (rest[1..].join(" "), None),
                 };
                 if name.is_empty() {
-                    return Err("setoption: empty option name".to_string());
+                    return Err(CommandError::EmptyOptionName);
                 }
                 Command::SetOption { name, value }
             }
-            other => return Err(format!("unknown command '{other}'")),
+            other => return Err(CommandError::UnknownCommand(other.to_string())),
         })
     }
 }

@@ -7,7 +7,7 @@ pub mod command;
 pub mod options;
 
 use crate::board::Board;
-use crate::movegen::Move;
+use crate::moves::Move;
 use crate::perft::{self, PerftOptions};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Bound, Control, Limits, Report, Reporter, Score, Searcher};
@@ -21,6 +21,9 @@ use std::time::Duration;
 
 pub const ENGINE_NAME: &str = concat!("Horizon ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the Horizon developers";
+/// Stack of the search thread: the recursion is up to `MAX_PLY` deep with a move list
+/// and picker per node, far more than a default thread stack holds.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// Writes one line to stdout and flushes (the GUI reads line by line).
 pub fn send(line: &str) {
@@ -149,8 +152,7 @@ impl Engine {
             Command::Eval => send(&format!("info string eval {} cp (side to move)", crate::eval::evaluate(&self.board))),
             Command::Bench(d) => {
                 self.stop_search();
-                let opts = crate::search::Options { qsearch_see: self.options.qsearch_see };
-                let r = crate::bench::run_with(d.unwrap_or(crate::bench::BENCH_DEPTH), opts, |_, _, _| {});
+                let r = crate::bench::run_with(d.unwrap_or(crate::bench::BENCH_DEPTH), self.options.search, |_, _, _| {});
                 let s = r.stats;
                 send(&format!(
                     "info string qnodes {} ({:.1}%) see-pruned {} delta-pruned {}",
@@ -213,7 +215,7 @@ impl Engine {
         b.set_chess960(self.options.chess960);
         for m in moves {
             match b.parse_uci_move(m) {
-                Some(mv) => {
+                Ok(mv) => {
                     b.make(mv);
                     // Positions before an irreversible move can never repeat: drop them so
                     // very long games do not grow the history without bound.
@@ -221,8 +223,8 @@ impl Engine {
                         b.clear_history();
                     }
                 }
-                None => {
-                    send(&format!("info string error: illegal move '{m}' in position {}", b.to_fen()));
+                Err(e) => {
+                    send(&format!("info string error: {e} (position {})", b.to_fen()));
                     return;
                 }
             }
@@ -247,8 +249,8 @@ impl Engine {
         let mut searchmoves = Vec::new();
         for s in &g.searchmoves {
             match self.board.parse_uci_move(s) {
-                Some(m) => searchmoves.push(m),
-                None => send(&format!("info string error: searchmoves: '{s}' is not a legal move")),
+                Ok(m) => searchmoves.push(m),
+                Err(e) => send(&format!("info string error: searchmoves: {e}")),
             }
         }
         let limits = Limits {
@@ -265,13 +267,13 @@ impl Engine {
         self.control.stop.store(false, Ordering::SeqCst);
         self.control.pondering.store(g.ponder, Ordering::SeqCst);
         let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.tt.clone(), self.control.clone()));
-        searcher.options.qsearch_see = self.options.qsearch_see;
+        searcher.set_options(self.options.search);
         let board = self.board.clone();
         let control = self.control.clone();
         let chess960 = self.options.chess960;
         let spawned = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(64 << 20)
+            .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 let result = searcher.search(&board, limits, &mut UciReporter { chess960 });
                 // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.

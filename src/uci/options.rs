@@ -1,5 +1,8 @@
 //! The UCI options, declared once with their types and limits.
 
+use crate::error::OptionError;
+use crate::search::Options as SearchOptions;
+
 /// Hash table size.
 pub const HASH_DEFAULT: usize = 16;
 pub const HASH_MAX: usize = 65536;
@@ -15,8 +18,9 @@ pub struct EngineOptions {
     pub move_overhead: u64,
     pub ponder: bool,
     pub chess960: bool,
-    /// Experiment option `QSearchSEE`: prune SEE-losing captures in quiescence.
-    pub qsearch_see: bool,
+    /// Options handed to the search as they are (`QSearchSEE`: prune SEE-losing captures
+    /// in quiescence). Stored only here; the searcher gets a copy at each `go`.
+    pub search: SearchOptions,
 }
 
 impl Default for EngineOptions {
@@ -28,7 +32,7 @@ impl Default for EngineOptions {
             move_overhead: OVERHEAD_DEFAULT,
             ponder: false,
             chess960: false,
-            qsearch_see: true,
+            search: SearchOptions::default(),
         }
     }
 }
@@ -56,37 +60,39 @@ pub enum Change {
     Other,
 }
 
-fn spin<T: std::str::FromStr + PartialOrd + std::fmt::Display>(name: &str, value: Option<&str>, min: T, max: T) -> Result<T, String> {
-    let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
-    let n: T = v.trim().parse().map_err(|_| format!("option '{name}': '{v}' is not a number"))?;
+/// A spin option's value, checked against its range.
+fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, OptionError> {
+    let v = value.ok_or_else(|| OptionError::MissingValue(name.to_string()))?;
+    let n: u64 = v.trim().parse().map_err(|_| OptionError::NotANumber(name.to_string(), v.to_string()))?;
     if n < min || n > max {
-        return Err(format!("option '{name}': {v} is out of range {min}..{max}"));
+        return Err(OptionError::OutOfRange { name: name.to_string(), value: n, min, max });
     }
     Ok(n)
 }
 
-fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+/// A check option's value (`true` or `false`, any case).
+fn check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
     match value.map(|v| v.trim().to_ascii_lowercase()) {
         Some(v) if v == "true" => Ok(true),
         Some(v) if v == "false" => Ok(false),
-        _ => Err(format!("option '{name}' needs value true or false")),
+        _ => Err(OptionError::NotABool(name.to_string())),
     }
 }
 
 impl EngineOptions {
     /// Applies `setoption`; names are case-insensitive as the protocol asks.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
-                self.hash_mb = spin(name, value, 1, HASH_MAX)?;
+                self.hash_mb = spin(name, value, 1, HASH_MAX as u64)? as usize;
                 Ok(Change::Hash)
             }
             "threads" => {
-                self.threads = spin(name, value, 1, 1)?;
+                self.threads = spin(name, value, 1, 1)? as usize;
                 Ok(Change::Other)
             }
             "multipv" => {
-                self.multipv = spin(name, value, 1, MULTIPV_MAX)?;
+                self.multipv = spin(name, value, 1, MULTIPV_MAX as u64)? as usize;
                 Ok(Change::Other)
             }
             "move overhead" => {
@@ -103,10 +109,10 @@ impl EngineOptions {
                 Ok(Change::Other)
             }
             "qsearchsee" => {
-                self.qsearch_see = check(name, value)?;
+                self.search.qsearch_see = check(name, value)?;
                 Ok(Change::Other)
             }
-            _ => Err(format!("unknown option '{name}'")),
+            _ => Err(OptionError::Unknown(name.to_string())),
         }
     }
 }

@@ -1,0 +1,183 @@
+//! Iterative deepening at the root: one search per depth, each inside an aspiration
+//! window around the previous score, MultiPV lines searched one after another, and the
+//! decisions to stop (time, mate found, single legal move).
+
+use super::params::*;
+use super::report::{Report, Reporter, Score, SearchResult, Stats};
+use super::tt::Bound;
+use super::time::TimeLimits;
+use super::{Limits, Searcher};
+use crate::board::Board;
+use crate::moves::Move;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+impl Searcher {
+    /// Searches `board` within `limits`, reporting each iteration to `reporter`.
+    pub fn search(&mut self, board: &Board, limits: Limits, reporter: &mut dyn Reporter) -> SearchResult {
+        self.start = Instant::now();
+        self.board = board.clone();
+        self.stats = Stats::default();
+        self.stopped = false;
+        self.time = TimeLimits::from_clock(&limits.clock, limits.move_overhead_ms);
+        self.limits = limits;
+        self.tt.new_search();
+        self.history.age();
+
+        // Root moves: all legal moves, or those `searchmoves` allows.
+        let mut root_moves: Vec<Move> = self.board.legal_moves().iter().copied().collect();
+        if !self.limits.searchmoves.is_empty() {
+            let allowed: Vec<Move> =
+                root_moves.iter().copied().filter(|m| self.limits.searchmoves.contains(m)).collect();
+            if !allowed.is_empty() {
+                root_moves = allowed;
+            }
+        }
+        self.limits.searchmoves = root_moves.clone();
+        if root_moves.is_empty() {
+            return SearchResult {
+                best: Move::NULL,
+                ponder: None,
+                score: if self.board.in_check() { -MATE } else { 0 },
+                depth: 0,
+                stats: self.stats,
+                time: self.start.elapsed(),
+            };
+        }
+        // A legal fallback in case the search is stopped before depth 1 completes.
+        let tt_move = self.tt.probe(self.board.key()).map(|e| e.mv).filter(|m| root_moves.contains(m));
+        let mut best = tt_move.unwrap_or(root_moves[0]);
+        let mut best_pv: Vec<Move> = vec![best];
+        let mut best_score = 0;
+        let mut completed_depth = 0;
+        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
+        let multipv = self.limits.multipv.clamp(1, root_moves.len());
+        let mut prev_scores = vec![0i32; multipv];
+
+        'deepening: for depth in 1..=max_depth {
+            // MultiPV: each line is searched with the better lines' first moves excluded;
+            // the lines are then reported best first.
+            self.root_excluded.clear();
+            let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(multipv);
+            for (pv_idx, &prev) in prev_scores.iter().enumerate() {
+                let (score, bound_ok) = self.aspiration(depth, prev, pv_idx, reporter);
+                if self.stopped && !bound_ok {
+                    break;
+                }
+                let line: Vec<Move> = self.pv.line(0).to_vec();
+                if line.is_empty() {
+                    break;
+                }
+                self.root_excluded.push(line[0]);
+                lines.push((score, line));
+                if self.stopped {
+                    break;
+                }
+            }
+            if lines.is_empty() {
+                break 'deepening;
+            }
+            lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+            for (i, (score, line)) in lines.iter().enumerate() {
+                prev_scores[i] = *score;
+                reporter.report(&self.make_report(depth, i + 1, *score, Bound::Exact, line.clone()));
+            }
+            best = lines[0].1[0];
+            best_pv = lines[0].1.clone();
+            best_score = lines[0].0;
+            completed_depth = depth;
+            if self.stopped {
+                break 'deepening;
+            }
+            // Stop early: mate found within the requested distance, or soft time used.
+            if let Some(m) = self.limits.mate {
+                if let Score::Mate(n) = Score::from_internal(best_score) {
+                    if n > 0 && n <= m {
+                        break;
+                    }
+                }
+            }
+            if !self.limits.infinite && !self.control.pondering.load(Ordering::Relaxed) {
+                if let Some(soft) = self.time.soft {
+                    if self.start.elapsed() >= soft.mul_f64(SOFT_STOP_FRACTION) {
+                        break;
+                    }
+                }
+                // A single legal move needs no thought under a clock.
+                if root_moves.len() == 1 && self.limits.clock.time_ms.is_some() && depth >= SINGLE_REPLY_DEPTH {
+                    break;
+                }
+            }
+        }
+
+        let ponder = best_pv.get(1).copied().or_else(|| self.ponder_from_tt(best));
+        SearchResult {
+            best,
+            ponder,
+            score: best_score,
+            depth: completed_depth,
+            stats: self.stats,
+            time: self.start.elapsed(),
+        }
+    }
+
+    /// A ponder move from the hash table when the PV is only one move long.
+    fn ponder_from_tt(&mut self, best: Move) -> Option<Move> {
+        self.board.make(best);
+        let m = self.tt.probe(self.board.key()).map(|e| e.mv).filter(|&m| self.board.legal_moves().contains(m));
+        self.board.unmake();
+        m
+    }
+
+    fn make_report(&self, depth: i32, multipv: usize, score: i32, bound: Bound, pv: Vec<Move>) -> Report {
+        Report {
+            depth,
+            seldepth: self.stats.seldepth,
+            multipv,
+            score: Score::from_internal(score),
+            bound,
+            nodes: self.stats.nodes,
+            time: self.start.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv,
+        }
+    }
+
+    /// One root search at `depth` inside a window around the previous score, widened on
+    /// failure. Returns the score and whether it is usable (exact and not cut short).
+    fn aspiration(&mut self, depth: i32, prev: i32, pv_idx: usize, reporter: &mut dyn Reporter) -> (i32, bool) {
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.negamax(alpha, beta, depth, 0, false);
+            if self.stopped {
+                return (score, false);
+            }
+            if score <= alpha {
+                if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS) && pv_idx == 0 && !self.pv.line(0).is_empty() {
+                    let pv = self.pv.line(0).to_vec();
+                    reporter.report(&self.make_report(depth, pv_idx + 1, alpha, Bound::Upper, pv));
+                }
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS) && pv_idx == 0 && !self.pv.line(0).is_empty() {
+                    let pv = self.pv.line(0).to_vec();
+                    reporter.report(&self.make_report(depth, pv_idx + 1, beta, Bound::Lower, pv));
+                }
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return (score, true);
+            }
+            delta += delta / ASPIRATION_WIDEN_DIVISOR;
+            if delta > ASPIRATION_MAX_DELTA {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+}

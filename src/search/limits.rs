@@ -1,0 +1,42 @@
+//! What the protocol layer asks of a search: limits, stop/ponder flags shared with the
+//! search thread, and search options that are not limits.
+
+use super::time::Clock;
+use crate::moves::Move;
+use std::sync::atomic::AtomicBool;
+
+/// What to search for; `None`/empty means no limit of that kind.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Stop once a mate in at most this many moves is found.
+    pub mate: Option<i32>,
+    pub clock: Clock,
+    pub infinite: bool,
+    pub searchmoves: Vec<Move>,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+}
+
+/// Flags shared between the protocol thread and the search.
+#[derive(Default)]
+pub struct Control {
+    /// Set to end the search as soon as possible.
+    pub stop: AtomicBool,
+    /// True while pondering: the clock does not run until `ponderhit` clears it.
+    pub pondering: AtomicBool,
+}
+
+/// Search options that are not limits.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Prune SEE-losing captures in quiescence (off: MVV/LVA ordering only).
+    pub qsearch_see: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { qsearch_see: true }
+    }
+}

@@ -1,0 +1,260 @@
+//! The main search: fail-soft negamax alpha-beta with principal variation search, told as
+//! numbered steps (draws, mate distance, hash cutoffs, static pruning, null move, the move
+//! loop with late-move pruning and reductions, and the hash store).
+
+use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, MovePicker};
+use super::params::*;
+use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
+use super::Searcher;
+use crate::moves::Move;
+use crate::see::see_ge;
+use once_cell::sync::Lazy;
+
+/// Late-move reductions, indexed by depth and move number: built once, on first use.
+static LMR: Lazy<[[i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = Lazy::new(|| {
+    let mut t = [[0i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+        }
+    }
+    t
+});
+
+impl Searcher {
+    /// Fail-soft negamax with principal variation search.
+    pub(super) fn negamax(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, cut_node: bool) -> i32 {
+        let root = ply == 0;
+        let pv_node = beta - alpha > 1;
+        let in_check = self.board.in_check();
+
+        // Step 1. Check extension: never stop searching while in check.
+        if in_check {
+            depth += 1;
+        }
+        // Step 2. At the horizon, resolve captures in quiescence.
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        self.pv.clear(ply);
+        self.stats.nodes += 1;
+        self.stats.seldepth = self.stats.seldepth.max(ply);
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+
+        if !root {
+            // Step 3. Draws, and the ply limit.
+            if self.is_draw(ply) {
+                return 0;
+            }
+            if ply >= MAX_PLY {
+                return if in_check { 0 } else { self.evaluator.evaluate(&self.board) };
+            }
+            // Step 4. Mate distance pruning: no line here can beat a mate already found nearer the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 5. Transposition table: cut off in non-PV nodes when the stored bound allows.
+        let key = self.board.key();
+        let tt_entry = self.tt.probe(key);
+        let mut tt_move = Move::NULL;
+        if let Some(e) = tt_entry {
+            tt_move = e.mv;
+            let s = score_from_tt(e.score, ply);
+            if !pv_node
+                && e.depth >= depth
+                && (e.bound == Bound::Exact
+                    || (e.bound == Bound::Lower && s >= beta)
+                    || (e.bound == Bound::Upper && s <= alpha))
+            {
+                return s;
+            }
+        }
+        if root && (!self.root_excluded.is_empty() || !self.limits.searchmoves.contains(&tt_move)) {
+            tt_move = Move::NULL;
+        }
+
+        // Step 6. Static evaluation, and whether it improves on two plies ago.
+        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluator.evaluate(&self.board), |e| e.eval) };
+        // A stored bound on the score may sharpen the evaluation.
+        let eval = match tt_entry {
+            Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
+                let s = e.score;
+                if e.bound == Bound::Exact || (e.bound == Bound::Lower && s > raw_eval) || (e.bound == Bound::Upper && s < raw_eval) {
+                    s
+                } else {
+                    raw_eval
+                }
+            }
+            _ => raw_eval,
+        };
+        self.stack[ply].eval = raw_eval;
+        let improving = !in_check && ply >= 2 && raw_eval > self.stack[ply - 2].eval;
+
+        if !pv_node && !in_check && !root {
+            // Step 7. Reverse futility pruning: far enough above beta at low depth, the
+            // opponent will not catch up.
+            if depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving as i32) >= beta && eval.abs() < MATE_BOUND {
+                return eval;
+            }
+            // Step 8. Null-move pruning: if passing still fails high, a real move will too.
+            // Not without pieces (zugzwang in pawn endings) nor right after another null move.
+            let last_null = ply > 0 && self.stack[ply - 1].mv.is_null();
+            if depth >= NMP_DEPTH && eval >= beta && !last_null && self.has_non_pawn_material() && beta.abs() < MATE_BOUND {
+                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
+                self.stack[ply].mv = Move::NULL;
+                self.stack[ply].moved = 0;
+                self.board.make_null();
+                let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
+                self.board.unmake_null();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Step 9. Internal iterative reduction: without a hash move this node was not
+        // searched before; search it a little shallower.
+        if !root && tt_move.is_null() && depth >= IIR_DEPTH && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        // Step 10. The move loop.
+        let counter = if ply > 0 && !self.stack[ply - 1].mv.is_null() {
+            let prev = self.stack[ply - 1];
+            self.history.counter(prev.moved, prev.mv.to().index())
+        } else {
+            Move::NULL
+        };
+        let mut picker = MovePicker::new(&self.board, tt_move, &self.history, ply, counter);
+        let us = self.board.side_to_move();
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut legal = 0usize;
+        let mut quiets_tried = [Move::NULL; MAX_TRACKED_QUIETS];
+        let mut n_quiets = 0usize;
+        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { LMP_NOT_IMPROVING_DIVISOR };
+        let orig_alpha = alpha;
+
+        while let Some((m, order)) = picker.next(&self.board, &self.history) {
+            if root && (self.root_excluded.contains(&m) || !self.limits.searchmoves.contains(&m)) {
+                continue;
+            }
+            let tactical = is_tactical(&self.board, m);
+            let quiet = !tactical;
+
+            // Step 11. Shallow pruning of late moves, once a non-losing line exists.
+            if !root && best_score > -MATE_BOUND && self.has_non_pawn_material() {
+                if quiet {
+                    // Late move pruning: enough quiets tried at low depth.
+                    let late = !pv_node && !in_check && depth <= LMP_DEPTH && n_quiets as i32 >= lmp_limit;
+                    // Futility: a quiet move cannot lift a hopeless eval above alpha.
+                    let futile = !in_check
+                        && depth <= FUTILITY_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                        && !is_refutation_score(order);
+                    // Quiet checks are kept: they may mate, which the static eval cannot see.
+                    if (late || futile) && !self.board.gives_check(m) {
+                        continue;
+                    }
+                    if depth <= SEE_PRUNE_DEPTH && !see_ge(&self.board, m, -SEE_QUIET_MARGIN * depth) {
+                        continue;
+                    }
+                } else if depth <= SEE_PRUNE_DEPTH
+                    && is_bad_capture_score(order)
+                    && !see_ge(&self.board, m, -SEE_CAPTURE_MARGIN * depth * depth)
+                {
+                    continue;
+                }
+            }
+
+            let moved_piece = self.board.piece_on(m.from()).map_or(0, |p| p.index()) + 6 * us.index();
+            self.stack[ply].mv = m;
+            self.stack[ply].moved = moved_piece;
+            self.board.make(m);
+            legal += 1;
+            if quiet && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = m;
+                n_quiets += 1;
+            }
+            let gives_check = self.board.in_check();
+            let new_depth = depth - 1;
+
+            // Step 12. Principal variation search with late move reductions.
+            let mut score;
+            if depth >= LMR_DEPTH && legal > LMR_MIN_MOVES + pv_node as usize && (quiet || is_bad_capture_score(order)) {
+                let mut r = LMR[(depth as usize).min(LMR_TABLE_SIZE - 1)][legal.min(LMR_TABLE_SIZE - 1)];
+                r -= pv_node as i32;
+                r += !improving as i32;
+                r += cut_node as i32;
+                r -= gives_check as i32;
+                r -= is_refutation_score(order) as i32;
+                if quiet && !is_refutation_score(order) {
+                    r -= (order / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_MAX_ADJUST, LMR_HISTORY_MAX_ADJUST);
+                }
+                let r = r.clamp(0, new_depth - 1);
+                score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+            } else if !pv_node || legal > 1 {
+                score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            } else {
+                score = alpha + 1; // forces the full-window search below
+            }
+            if pv_node && (legal == 1 || score > alpha) {
+                score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
+            }
+            self.board.unmake();
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if pv_node {
+                        self.pv.update(ply, m);
+                    }
+                    if alpha >= beta {
+                        // Step 13. Remember what refuted this node.
+                        if quiet {
+                            self.history.cutoff(us, m, &quiets_tried[..n_quiets], depth, ply);
+                            if ply > 0 && !self.stack[ply - 1].mv.is_null() {
+                                let prev = self.stack[ply - 1];
+                                self.history.set_counter(prev.moved, prev.mv.to().index(), m);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 14. No legal move: mate or stalemate.
+        if legal == 0 {
+            if root && !picker.is_empty() {
+                // Every root move was excluded (MultiPV beyond the move count).
+                return alpha;
+            }
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+
+        let bound = bound_of(best_score, beta, alpha > orig_alpha);
+        if !root || self.root_excluded.is_empty() {
+            self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), depth, bound);
+        }
+        best_score
+    }
+}

@@ -1,0 +1,112 @@
+//! Quiescence search: at the horizon, resolve captures (and queen promotions) until the
+//! position is quiet, so the static evaluation is never taken in the middle of an exchange.
+
+use super::movepick::MovePicker;
+use super::params::*;
+use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
+use super::Searcher;
+use crate::moves::Move;
+use crate::see::see_ge;
+use crate::types::Piece;
+
+impl Searcher {
+    /// Quiescence search: stand pat, then captures and queen promotions (all evasions in
+    /// check), with delta pruning and SEE pruning of losing captures.
+    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv.clear(ply);
+        self.stats.nodes += 1;
+        self.stats.qnodes += 1;
+        self.stats.seldepth = self.stats.seldepth.max(ply);
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        if self.is_draw(ply) {
+            return 0;
+        }
+        let in_check = self.board.in_check();
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { self.evaluator.evaluate(&self.board) };
+        }
+
+        // Step 1. Hash table: any stored depth is at least quiescence depth.
+        let key = self.board.key();
+        let tt_entry = self.tt.probe(key);
+        let pv_node = beta - alpha > 1;
+        let mut tt_move = Move::NULL;
+        if let Some(e) = tt_entry {
+            let s = score_from_tt(e.score, ply);
+            if !pv_node
+                && (e.bound == Bound::Exact
+                    || (e.bound == Bound::Lower && s >= beta)
+                    || (e.bound == Bound::Upper && s <= alpha))
+            {
+                return s;
+            }
+            tt_move = e.mv;
+        }
+
+        // Step 2. Stand pat: the side to move can usually do at least as well as the static
+        // evaluation by not capturing. Not available in check.
+        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluator.evaluate(&self.board), |e| e.eval) };
+        let mut best_score = raw_eval;
+        if !in_check {
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+
+        let mut picker = MovePicker::new_quiescence(&self.board, tt_move);
+        let mut best_move = Move::NULL;
+        let orig_alpha = alpha;
+        let mut legal = 0;
+        while let Some((m, _)) = picker.next(&self.board, &self.history) {
+            legal += 1;
+            if !in_check {
+                // Under-promotions are never better than queening here.
+                if m.is_promotion() && m.promotion() != Piece::Queen {
+                    continue;
+                }
+                // Step 3. Delta pruning: even winning the victim (plus a margin) cannot raise alpha.
+                let victim = self.board.captured_piece(m).map_or(0, |p| DELTA_VALUES[p.index()]);
+                let promotion = DELTA_VALUES[Piece::Queen.index()] - DELTA_VALUES[Piece::Pawn.index()];
+                let gain = victim + if m.is_promotion() { promotion } else { 0 };
+                if raw_eval + gain + DELTA_MARGIN <= alpha && !m.is_promotion() {
+                    self.stats.delta_pruned += 1;
+                    continue;
+                }
+                // Step 4. SEE pruning: a capture that loses material is not worth resolving.
+                if self.options.qsearch_see && !see_ge(&self.board, m, 0) {
+                    self.stats.see_pruned += 1;
+                    continue;
+                }
+            }
+            self.board.make(m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.board.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if pv_node {
+                        self.pv.update(ply, m);
+                    }
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = bound_of(best_score, beta, alpha > orig_alpha);
+        self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), 0, bound);
+        best_score
+    }
+}

@@ -1,0 +1,76 @@
+//! What a search hands back: per-iteration reports (through a [`Reporter`]), scores as a
+//! GUI shows them, counters and the final result. The search never prints; the protocol
+//! layer formats these.
+
+use super::params::{MATE, MATE_BOUND};
+use super::tt::Bound;
+use crate::moves::Move;
+use std::time::Duration;
+
+/// A score as a GUI shows it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    Cp(i32),
+    /// Mate in this many moves (negative: getting mated).
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Mate((MATE - s + 1) / 2)
+        } else if s <= -MATE_BOUND {
+            Score::Mate(-(MATE + s) / 2)
+        } else {
+            Score::Cp(s)
+        }
+    }
+}
+
+/// Counters reported at the end of a search and by `bench`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    pub nodes: u64,
+    pub qnodes: u64,
+    /// Quiescence captures skipped because SEE said they lose material.
+    pub see_pruned: u64,
+    /// Quiescence captures skipped by delta pruning.
+    pub delta_pruned: u64,
+    pub seldepth: usize,
+}
+
+/// One iteration's (one PV line's) report.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub multipv: usize,
+    pub score: Score,
+    pub bound: Bound,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// Receives the search's reports.
+pub trait Reporter {
+    fn report(&mut self, r: &Report);
+}
+
+/// A reporter that ignores everything (bench, tests).
+pub struct Silent;
+impl Reporter for Silent {
+    fn report(&mut self, _r: &Report) {}
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Move,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub stats: Stats,
+    pub time: Duration,
+}
