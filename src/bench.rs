@@ -74,6 +74,9 @@ pub const BENCH_POSITIONS: [&str; 50] = [
 pub struct BenchResult {
     pub stats: Stats,
     pub millis: u128,
+    /// Pawn hash table lookups and hits over the whole run.
+    pub pawn_probes: u64,
+    pub pawn_hits: u64,
 }
 
 /// Runs the bench at `depth`, calling `each` after every position.
@@ -117,7 +120,9 @@ pub fn run_controlled(
         total.delta_pruned += r.stats.delta_pruned;
         each(i, fen, &r.stats);
     }
-    Some(BenchResult { stats: total, millis: start.elapsed().as_millis() })
+    let millis = start.elapsed().as_millis();
+    let pawns = searcher.evaluator().pawn_table();
+    Some(BenchResult { stats: total, millis, pawn_probes: pawns.probes(), pawn_hits: pawns.hits() })
 }
 
 /// The threaded bench: the same positions and depth on a pool of `threads` threads with a
@@ -152,5 +157,6 @@ pub fn run_threads(
         total.delta_pruned += r.stats.delta_pruned;
         each(i, fen, &r.stats);
     }
-    Some(BenchResult { stats: total, millis: start.elapsed().as_millis() })
+    // Each thread's pawn table is its own; the threaded bench does not sum their statistics.
+    Some(BenchResult { stats: total, millis: start.elapsed().as_millis(), pawn_probes: 0, pawn_hits: 0 })
 }

@@ -246,6 +246,8 @@ pub enum ArgError {
     MissingValue(String),
     /// An argument that must be a number (what, value).
     NotANumber(String, String),
+    /// A number outside its range (what, the range in words, value).
+    OutOfRange(String, String, String),
 }
 
 impl fmt::Display for ArgError {
@@ -254,6 +256,7 @@ impl fmt::Display for ArgError {
             ArgError::UnknownFlag(a) => write!(f, "unknown option '{a}'"),
             ArgError::MissingValue(a) => write!(f, "{a} needs a value"),
             ArgError::NotANumber(what, v) => write!(f, "{what} must be a number, got '{v}'"),
+            ArgError::OutOfRange(what, range, v) => write!(f, "{what} must be {range}, got '{v}'"),
         }
     }
 }

@@ -12,9 +12,11 @@
 //! - [`perft`]: leaf counting for move-generator verification; perft EPD suites.
 //! - [`san`]: standard algebraic notation; [`epd`]: `bm`/`am` test records.
 //! - [`see`]: swap-list static exchange evaluation.
-//! - [`eval`]: the static evaluation (tapered, hand-written terms).
+//! - [`eval`]: the static evaluation: tapered, linear in named tuned weights, traceable for
+//!   the tuner, with a pawn hash table.
 //! - [`search`]: iterative deepening, negamax, quiescence, move ordering, hash table.
 //! - [`bench`](mod@bench): the fixed-depth benchmark and its node-count signature.
+//! - [`tune`]: the evaluation tuner (`horizon tune`).
 //! - [`uci`]: the protocol layer; [`cli`]: the other subcommands; [`datagen`]: self-play
 //!   positions for tuning.
 
@@ -40,6 +42,7 @@ pub mod san;
 pub mod search;
 pub mod see;
 pub mod tables;
+pub mod tune;
 pub mod types;
 pub mod uci;
 

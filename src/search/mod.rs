@@ -38,6 +38,7 @@ pub use tt::Bound;
 pub use threads::ThreadPool;
 
 use crate::board::Board;
+use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::types::Piece;
 use history::History;
@@ -79,6 +80,8 @@ pub struct Searcher {
     /// Does this searcher start a new table age at each search? A pool does it once for
     /// all its threads instead.
     owns_tt_age: bool,
+    /// The evaluation with this thread's own pawn hash table.
+    evaluator: Evaluator,
 }
 
 impl Searcher {
@@ -100,6 +103,7 @@ impl Searcher {
             thread_id: 0,
             progress: Arc::new(AtomicU64::new(0)),
             owns_tt_age: true,
+            evaluator: Evaluator::new(),
         }
     }
 
@@ -112,6 +116,11 @@ impl Searcher {
     /// The published node count of the running (or last) search.
     pub(crate) fn progress(&self) -> Arc<AtomicU64> {
         self.progress.clone()
+    }
+
+    /// The evaluator (for its pawn hash table statistics).
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
     }
 
     /// Uses another hash table (after a `Hash` change).

@@ -5,7 +5,6 @@ use super::movepick::MovePicker;
 use super::params::*;
 use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
 use super::Searcher;
-use crate::eval::evaluate;
 use crate::moves::Move;
 use crate::see::see_ge;
 use crate::types::Piece;
@@ -40,7 +39,7 @@ impl Searcher {
         }
         let in_check = self.board.in_check();
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(&self.board) };
+            return if in_check { 0 } else { self.evaluator.evaluate(&self.board) };
         }
 
         // Step 1. Hash table: any stored depth is at least quiescence depth.
@@ -62,7 +61,7 @@ impl Searcher {
 
         // Step 2. Stand pat: the side to move can usually do at least as well as the static
         // evaluation by not capturing. Not available in check.
-        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| evaluate(&self.board), |e| e.eval) };
+        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluator.evaluate(&self.board), |e| e.eval) };
         let mut best_score = raw_eval;
         if !in_check {
             if best_score >= beta {
