@@ -4,8 +4,12 @@
 use crate::board::{Board, START_FEN};
 use crate::epd::parse_epd;
 use crate::error::{ArgError, ReadError};
-use crate::perft::{self, PerftOptions};
+use crate::json;
+use crate::perft::{self, Perft, PerftCounters, PerftOptions};
+use crate::progress::{self, Progress};
 use std::fmt::Display;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Exit code for bad arguments or input.
@@ -79,13 +83,34 @@ fn perft_options(flags: &[(&str, &str)]) -> Result<PerftOptions, ArgError> {
 }
 
 const PERFT_VALUE_FLAGS: [&str; 2] = ["--threads", "--hash"];
+const PERFT_BOOL_FLAGS: [&str; 3] = ["--no-bulk", "--json", "--progress"];
+/// `perft` shows progress on a terminal from this depth on (shallower runs take a moment).
+const PERFT_PROGRESS_DEPTH: u32 = 7;
 
-/// `horizon perft <depth> [<fen>] [<moves>] [--no-bulk] [--threads N] [--hash MB]`
+fn has_flag(flags: &[(&str, &str)], name: &str) -> bool {
+    flags.iter().any(|&(f, _)| f == name)
+}
+
+/// The progress line of a running `perft`.
+fn perft_status(depth: u32, c: &PerftCounters, start: Instant) -> String {
+    let secs = start.elapsed().as_secs_f64();
+    let nodes = c.nodes.load(Ordering::Relaxed);
+    format!(
+        "perft {depth}: {}/{} root moves, {} nodes, {} nodes/s, ETA {}",
+        c.roots_done.load(Ordering::Relaxed),
+        c.roots_total.load(Ordering::Relaxed),
+        progress::si(nodes as f64),
+        progress::si(nodes as f64 / secs.max(1e-9)),
+        progress::eta(secs, c.tasks_done.load(Ordering::Relaxed) as u64, c.tasks_total.load(Ordering::Relaxed) as u64)
+    )
+}
+
+/// `horizon perft <depth> [<fen>] [<moves>] [--no-bulk] [--threads N] [--hash MB] [--json] [--progress]`
 ///
 /// Prints `<move> <count>` per root move, an empty line and the total (the format
-/// `perftree` reads); time and speed go to stderr.
+/// `perftree` reads), or one JSON object with `--json`; time and speed go to stderr.
 pub fn perft_command(args: &[String]) -> i32 {
-    let (pos, flags) = match split_args(args, &PERFT_VALUE_FLAGS, &["--no-bulk"]) {
+    let (pos, flags) = match split_args(args, &PERFT_VALUE_FLAGS, &PERFT_BOOL_FLAGS) {
         Ok(x) => x,
         Err(e) => return usage_error(e),
     };
@@ -94,13 +119,15 @@ pub fn perft_command(args: &[String]) -> i32 {
         Err(e) => return usage_error(e),
     };
     if pos.is_empty() || pos.len() > 3 {
-        return usage_error("usage: horizon perft <depth> [<fen>] [<moves>] [--no-bulk] [--threads N] [--hash MB]");
+        return usage_error(
+            "usage: horizon perft <depth> [<fen>] [<moves>] [--no-bulk] [--threads N] [--hash MB] [--json] [--progress]",
+        );
     }
     let depth: u32 = match pos[0].parse() {
         Ok(d) if d <= 64 => d,
         _ => return usage_error(format!("depth must be a number from 0 to 64, got '{}'", pos[0])),
     };
-    let fen = pos.get(1).copied().unwrap_or(START_FEN);
+    let fen = pos.get(1).copied().filter(|f| !f.trim().is_empty()).unwrap_or(START_FEN);
     let mut board = match Board::from_fen(fen) {
         Ok(b) => b,
         Err(e) => return usage_error(e),
@@ -110,37 +137,71 @@ pub fn perft_command(args: &[String]) -> i32 {
             return usage_error(e);
         }
     }
+    let runner = match Perft::new(opts) {
+        Ok(r) => r,
+        Err(e) => return usage_error(e),
+    };
+    let counters = Arc::new(PerftCounters::default());
     let start = Instant::now();
-    let split = perft::divide(&board, depth, opts);
+    let show = Progress::choose(has_flag(&flags, "--progress"), depth >= PERFT_PROGRESS_DEPTH);
+    let reporter = progress::start(show, {
+        let counters = counters.clone();
+        move || perft_status(depth, &counters, start)
+    });
+    let split = runner.divide_counted(&board, depth, &counters);
+    reporter.finish();
     let total: u64 = if depth == 0 { 1 } else { split.iter().map(|(_, n)| n).sum() };
     let secs = start.elapsed().as_secs_f64();
+    let nps = total as f64 / secs.max(1e-9);
+    let chess960 = board.is_chess960();
     let mut out = String::new();
-    for (m, n) in &split {
-        out.push_str(&format!("{} {}\n", m.uci(board.is_chess960()), n));
+    if has_flag(&flags, "--json") {
+        let divide: Vec<String> = split
+            .iter()
+            .map(|(m, n)| format!("{{\"move\": {}, \"nodes\": {n}}}", json::string(&m.uci(chess960).to_string())))
+            .collect();
+        out.push_str(&format!(
+            "{{\"fen\": {}, \"depth\": {depth}, \"nodes\": {total}, \"divide\": [{}], \"seconds\": {}, \"nps\": {}}}\n",
+            json::string(&board.to_fen()),
+            divide.join(", "),
+            json::number(secs),
+            json::number(nps.round())
+        ));
+    } else {
+        for (m, n) in &split {
+            out.push_str(&format!("{} {}\n", m.uci(chess960), n));
+        }
+        out.push('\n');
+        out.push_str(&format!("{total}\n"));
     }
-    out.push('\n');
-    out.push_str(&format!("{total}\n"));
     print!("{out}");
-    eprintln!(
-        "time {:.3} s, {:.1} M nodes/s",
-        secs,
-        total as f64 / secs.max(1e-9) / 1e6
-    );
+    eprintln!("time {:.3} s, {:.1} M nodes/s", secs, nps / 1e6);
     0
 }
 
-/// `horizon perft-suite <file.epd> [--max-depth D] [--max-nodes N] [--threads N] [--hash MB]`
+/// One checked count of a suite, for the report.
+struct SuiteResult {
+    line: usize,
+    fen: String,
+    depth: u32,
+    expected: u64,
+    got: u64,
+}
+
+/// `horizon perft-suite <file.epd> [--max-depth D] [--max-nodes N] [--threads N] [--hash MB] [--json] [--progress]`
 pub fn perft_suite_command(args: &[String]) -> i32 {
     let (pos, flags) = match split_args(
         args,
         &["--max-depth", "--max-nodes", "--threads", "--hash"],
-        &["--no-bulk"],
+        &PERFT_BOOL_FLAGS,
     ) {
         Ok(x) => x,
         Err(e) => return usage_error(e),
     };
     if pos.len() != 1 {
-        return usage_error("usage: horizon perft-suite <file.epd> [--max-depth D] [--max-nodes N]");
+        return usage_error(
+            "usage: horizon perft-suite <file.epd> [--max-depth D] [--max-nodes N] [--threads N] [--hash MB] [--json] [--progress]",
+        );
     }
     let opts = match perft_options(&flags) {
         Ok(o) => o,
@@ -162,43 +223,93 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
         Ok(t) => t,
         Err(e) => return usage_error(e),
     };
+    // One runner (and one hash table) for the whole suite.
+    let runner = match Perft::new(opts) {
+        Ok(r) => r,
+        Err(e) => return usage_error(e),
+    };
+    let json_out = has_flag(&flags, "--json");
+    let positions = text.lines().filter(|l| !l.trim().is_empty() && !l.trim().starts_with('#')).count();
+    // Positions done and failures so far, for the progress line.
+    let shown = Arc::new((AtomicUsize::new(0), AtomicUsize::new(0)));
     let start = Instant::now();
-    let (mut passed, mut failed, mut nodes) = (0u64, 0u64, 0u64);
-    for (lineno, line) in text.lines().enumerate() {
-        let entry = match perft::parse_suite_line(line) {
-            Ok(Some(e)) => e,
-            Ok(None) => continue,
-            Err(e) => {
-                println!("line {}: unreadable: {e}", lineno + 1);
-                failed += 1;
-                continue;
-            }
-        };
-        let board = match Board::from_fen(&entry.fen) {
-            Ok(b) => b,
-            Err(e) => {
-                println!("line {}: {e}: {}", lineno + 1, entry.fen);
-                failed += 1;
-                continue;
-            }
-        };
-        for &(depth, expected) in &entry.depths {
-            if depth > max_depth || expected > max_nodes {
-                continue;
-            }
-            let got = perft::perft_with(&board, depth, opts);
-            nodes += got;
-            if got == expected {
-                passed += 1;
-            } else {
-                failed += 1;
-                println!("FAIL {} depth {depth}: expected {expected}, got {got}", entry.fen);
-            }
+    let reporter = progress::start(Progress::choose(has_flag(&flags, "--progress"), true), {
+        let shown = shown.clone();
+        move || {
+            let done = shown.0.load(Ordering::Relaxed);
+            let eta = progress::eta(start.elapsed().as_secs_f64(), done as u64, positions as u64);
+            format!("perft-suite: {done}/{positions} positions, {} failed, ETA {eta}", shown.1.load(Ordering::Relaxed))
         }
+    });
+    let (mut results, mut errors) = (Vec::new(), Vec::new());
+    for (lineno, line) in text.lines().enumerate() {
+        let problem = match perft::parse_suite_line(line) {
+            Ok(Some(entry)) => match Board::from_fen(&entry.fen) {
+                Ok(board) => {
+                    for &(depth, expected) in &entry.depths {
+                        if depth > max_depth || expected > max_nodes {
+                            continue;
+                        }
+                        let got = runner.count(&board, depth);
+                        if got != expected {
+                            shown.1.fetch_add(1, Ordering::Relaxed);
+                            if !json_out {
+                                println!("FAIL {} depth {depth}: expected {expected}, got {got}", entry.fen);
+                            }
+                        }
+                        results.push(SuiteResult { line: lineno + 1, fen: entry.fen.clone(), depth, expected, got });
+                    }
+                    None
+                }
+                Err(e) => Some(format!("{e}: {}", entry.fen)),
+            },
+            Ok(None) => continue,
+            Err(e) => Some(format!("unreadable: {e}")),
+        };
+        if let Some(problem) = problem {
+            shown.1.fetch_add(1, Ordering::Relaxed);
+            if !json_out {
+                println!("line {}: {problem}", lineno + 1);
+            }
+            errors.push((lineno + 1, problem));
+        }
+        shown.0.fetch_add(1, Ordering::Relaxed);
     }
+    reporter.finish();
     let secs = start.elapsed().as_secs_f64();
+    let nodes: u64 = results.iter().map(|r| r.got).sum();
+    let passed = results.iter().filter(|r| r.got == r.expected).count();
+    let failed = results.len() - passed + errors.len();
     eprintln!("{nodes} nodes in {secs:.2} s, {:.1} M nodes/s", nodes as f64 / secs.max(1e-9) / 1e6);
-    println!("{passed} passed, {failed} failed");
+    if json_out {
+        let checks: Vec<String> = results
+            .iter()
+            .map(|r| {
+                format!(
+                    "{{\"line\": {}, \"fen\": {}, \"depth\": {}, \"expected\": {}, \"nodes\": {}, \"ok\": {}}}",
+                    r.line,
+                    json::string(&r.fen),
+                    r.depth,
+                    r.expected,
+                    r.got,
+                    r.got == r.expected
+                )
+            })
+            .collect();
+        let errs: Vec<String> = errors
+            .iter()
+            .map(|(l, e)| format!("{{\"line\": {l}, \"error\": {}}}", json::string(e)))
+            .collect();
+        println!(
+            "{{\"file\": {}, \"passed\": {passed}, \"failed\": {failed}, \"nodes\": {nodes}, \"seconds\": {}, \"checks\": [{}], \"errors\": [{}]}}",
+            json::string(pos[0]),
+            json::number(secs),
+            checks.join(", "),
+            errs.join(", ")
+        );
+    } else {
+        println!("{passed} passed, {failed} failed");
+    }
     if failed > 0 {
         1
     } else {
@@ -384,13 +495,12 @@ pub fn see_command(args: &[String]) -> i32 {
 pub fn epd_command(args: &[String]) -> i32 {
     use crate::search::{tt::TranspositionTable, Control, Limits, Searcher, Silent};
     use crate::search::time::Clock;
-    use std::sync::Arc;
-    let (pos, flags) = match split_args(args, &["--movetime", "--depth", "--hash"], &[]) {
+    let (pos, flags) = match split_args(args, &["--movetime", "--depth", "--hash"], &["--progress"]) {
         Ok(x) => x,
         Err(e) => return usage_error(e),
     };
     if pos.len() != 1 {
-        return usage_error("usage: horizon epd <file> [--movetime ms] [--depth D] [--hash MB]");
+        return usage_error("usage: horizon epd <file> [--movetime ms] [--depth D] [--hash MB] [--progress]");
     }
     let (mut movetime, mut depth, mut hash) = (Some(1000u64), None, 64usize);
     for &(f, v) in &flags {
@@ -415,11 +525,22 @@ pub fn epd_command(args: &[String]) -> i32 {
     let control = Arc::new(Control::default());
     let mut searcher = Searcher::new(tt.clone(), control);
     let (mut solved, mut total) = (0, 0);
+    let records = text.lines().filter(|l| !(l.trim().is_empty() || l.starts_with('#'))).count();
+    let shown = Arc::new((AtomicUsize::new(0), AtomicUsize::new(0)));
+    let reporter = progress::start(Progress::choose(has_flag(&flags, "--progress"), true), {
+        let (shown, start) = (shown.clone(), Instant::now());
+        move || {
+            let tried = shown.1.load(Ordering::Relaxed);
+            let eta = progress::eta(start.elapsed().as_secs_f64(), tried as u64, records as u64);
+            format!("epd: {} solved / {tried} tried of {records}, ETA {eta}", shown.0.load(Ordering::Relaxed))
+        }
+    });
     for (lineno, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
         total += 1;
+        shown.1.store(total - 1, Ordering::Relaxed);
         let rec = match parse_epd(line) {
             Ok(r) => r,
             Err(e) => {
@@ -439,6 +560,7 @@ pub fn epd_command(args: &[String]) -> i32 {
         let ok = (rec.bm.is_empty() || rec.bm.contains(&r.best)) && !rec.am.contains(&r.best);
         if ok {
             solved += 1;
+            shown.0.store(solved, Ordering::Relaxed);
         } else {
             let mut b = rec.board.clone();
             let played = crate::san::to_san(&mut b, r.best);
@@ -453,6 +575,8 @@ pub fn epd_command(args: &[String]) -> i32 {
             );
         }
     }
+    shown.1.store(total, Ordering::Relaxed);
+    reporter.finish();
     println!("{solved} solved of {total}");
     0
 }

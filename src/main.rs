@@ -4,8 +4,10 @@ use horizon::cli;
 
 const HELP: &str = "usage: horizon [command]
   (no command)                     speak UCI on stdin/stdout
-  perft <depth> [<fen>] [<moves>]  per-move counts and total [--no-bulk] [--threads N] [--hash MB]
-  perft-suite <file.epd>           check an EPD perft suite [--max-depth D] [--max-nodes N]
+  perft <depth> [<fen>] [<moves>]  per-move counts and total [--no-bulk] [--threads N] [--hash MB] [--json]
+  perft-suite <file.epd>           check an EPD perft suite [--max-depth D] [--max-nodes N] [--json]
+  perft-diff <depth> [<fen>] [<moves>] (--uci \"<cmd>\" | --script \"<cmd>\")
+                                   find where another program's perft differs [--all] [--timeout S]
   bench [depth] [threads] [hash]   fixed search benchmark: '<nodes> nodes <nps> nps' (threads/hash: scaling run)
   see \"<fen>\" <move>               static exchange evaluation of a move
   epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D]
@@ -25,6 +27,7 @@ fn main() {
         }
         Some("perft") => cli::perft_command(&args[1..]),
         Some("perft-suite") => cli::perft_suite_command(&args[1..]),
+        Some("perft-diff") => horizon::perft_diff::command(&args[1..]),
         Some("bench") => cli::bench_command(&args[1..]),
         Some("see") => cli::see_command(&args[1..]),
         Some("epd") => cli::epd_command(&args[1..]),

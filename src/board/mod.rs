@@ -4,6 +4,7 @@
 //! for the evaluation's pawn hash table) and an undo stack that doubles as the key history for
 //! repetition detection.
 
+mod count;
 mod fen;
 mod makemove;
 
