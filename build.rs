@@ -69,7 +69,7 @@ fn main() {
 
     // Zobrist keys: 2 colours x 6 pieces x 64 squares, then side, 16 castling, 8 ep files.
     let mut zrng = Rng(0x0123_4567_89AB_CDEF);
-    let zob: Vec<u64> = (0..2 * 6 * 64 + 1 + 16 + 8).map(|_| zrng.next()).collect();
+    let zob: Vec<u64> = (0..2 * 6 * 64 + 1 + 16 + 8).map(|_| zrng.next_u64()).collect();
     write_array(&mut out, "ZOBRIST_FLAT", "u64", &zob);
 
     let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("tables.rs");

@@ -1,31 +1,75 @@
 #!/usr/bin/env bash
-# Engine matches with ../shared/tools/match.py (needs python-chess: pip install chess).
+# Engine matches with fastchess (or cutechess-cli); see README, "Matches", for getting one.
 #
-#   scripts/match.sh ab NEW_BINARY OLD_BINARY [games] [tc]     A/B of two builds
-#   scripts/match.sh see BINARY [games] [tc]                   SEE pruning in quiescence on vs off
-#   scripts/match.sh stockfish BINARY ELO [games] [tc]         vs Stockfish UCI_LimitStrength at UCI_Elo ELO
+#   scripts/match.sh ab NEW_BINARY OLD_BINARY [games] [tc]      A/B match of two builds
+#   scripts/match.sh sprt NEW_BINARY OLD_BINARY [tc] [elo0] [elo1]   SPRT, new vs old (fastchess)
+#   scripts/match.sh see BINARY [games] [tc]                    SEE pruning in quiescence on vs off
+#   scripts/match.sh stockfish BINARY ELO [games] [tc]          vs Stockfish UCI_LimitStrength at UCI_Elo ELO
 #
-# Openings come from ../shared/books/8moves_v3.epd, each played with both colours.
+# Defaults: 200 games (100 for stockfish) at tc 10+0.1; openings drawn at random from
+# tests/data/8moves_v3.epd, each played with both colours. Environment: FASTCHESS or
+# CUTECHESS (runner path), CONCURRENCY (1), SEED (1), PGN (file for the games), BOOK,
+# MATCH_STATE (where fastchess saves its state; default $TMPDIR/horizon-match-state.json).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-shared=${SHARED:-$here/../shared}
-book=$shared/books/8moves_v3.epd
-run() { python3 "$shared/tools/match.py" --book "$book" --order random --seed "${SEED:-1}" \
-          --concurrency "${CONCURRENCY:-1}" --pgnout "${PGN:-}" \
-          --resign-score 1000 --resign-moves 4 --draw-score 10 --draw-moves 8 --draw-movenumber 40 \
-          --each Hash=16 "$@"; }
-python3 -c 'import chess' 2>/dev/null || pip install -q chess
+book=${BOOK:-$here/tests/data/8moves_v3.epd}
+
+die() { echo "match.sh: $*" >&2; exit 2; }
+usage() { sed -n '4,7p' "$0" | sed 's/^# *//' >&2; exit 2; }
+
+# The runner: $FASTCHESS, $CUTECHESS, else fastchess or cutechess-cli on the PATH.
+if [ -n "${FASTCHESS:-}" ]; then runner=$FASTCHESS; kind=fastchess
+elif [ -n "${CUTECHESS:-}" ]; then runner=$CUTECHESS; kind=cutechess
+elif command -v fastchess >/dev/null; then runner=$(command -v fastchess); kind=fastchess
+elif command -v cutechess-cli >/dev/null; then runner=$(command -v cutechess-cli); kind=cutechess
+else die "no match runner: build fastchess (see README) and put it on PATH or set FASTCHESS=/path/to/fastchess"
+fi
+[ -x "$runner" ] || die "runner '$runner' is not an executable file"
+[ -r "$book" ] || die "cannot read the opening book '$book'"
+
+engine_exe() { [ -x "$1" ] && [ -f "$1" ] || die "engine '$1' is not an executable file"; }
+is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]] || die "$2 must be a positive whole number, got '$1'"; }
+
+# run GAMES TC ENGINE-ARGS...: both colours of each opening, so rounds = games / 2.
+run() {
+  local games=$1 tc=$2; shift 2
+  is_count "$games" "games"
+  local extra=()
+  if [ -n "${PGN:-}" ]; then
+    if [ "$kind" = fastchess ]; then extra=(-pgnout "file=$PGN"); else extra=(-pgnout "$PGN"); fi
+  fi
+  # fastchess saves the match state for -recover; keep it out of the working directory.
+  [ "$kind" = fastchess ] && extra+=(-config "outname=${MATCH_STATE:-${TMPDIR:-/tmp}/horizon-match-state.json}")
+  exec "$runner" "$@" \
+    -each proto=uci "tc=$tc" option.Hash=16 \
+    -openings "file=$book" format=epd order=random -srand "${SEED:-1}" \
+    -games 2 -repeat -rounds $(((games + 1) / 2)) -concurrency "${CONCURRENCY:-1}" \
+    -resign movecount=4 score=1000 -draw movenumber=40 movecount=8 score=10 \
+    "${extra[@]}"
+}
+
 case "${1:-}" in
   ab)
-    run --engine "$2" --name new --engine "$3" --name old --games "${4:-200}" --tc "${5:-10+0.1}" ;;
+    [ $# -ge 3 ] || usage
+    engine_exe "$2"; engine_exe "$3"
+    run "${4:-200}" "${5:-10+0.1}" -engine "cmd=$2" name=new -engine "cmd=$3" name=old ;;
+  sprt)
+    [ $# -ge 3 ] || usage
+    [ "$kind" = fastchess ] || die "sprt needs fastchess (its -sprt model=logistic)"
+    engine_exe "$2"; engine_exe "$3"
+    run 20000 "${4:-10+0.1}" -engine "cmd=$2" name=new -engine "cmd=$3" name=old \
+      -sprt elo0="${5:-0}" elo1="${6:-10}" alpha=0.05 beta=0.05 model=logistic ;;
   see)
-    run --engine "$2" --name see --engine "$2" --name mvvlva -o QSearchSEE=false \
-        --games "${3:-200}" --tc "${4:-10+0.1}" ;;
+    [ $# -ge 2 ] || usage
+    engine_exe "$2"
+    run "${3:-200}" "${4:-10+0.1}" -engine "cmd=$2" name=see -engine "cmd=$2" name=mvvlva option.QSearchSEE=false ;;
   stockfish)
-    command -v stockfish >/dev/null || [ -x /usr/games/stockfish ] || apt-get install -y stockfish
-    sf=$(command -v stockfish || echo /usr/games/stockfish)
-    run --engine "$2" --name horizon --engine "$sf" --name "sf$3" \
-        -o UCI_LimitStrength=true -o UCI_Elo="$3" -o Threads=1 \
-        --games "${4:-100}" --tc "${5:-10+0.1}" ;;
-  *) sed -n '2,9p' "$0"; exit 2 ;;
+    [ $# -ge 3 ] || usage
+    engine_exe "$2"
+    is_count "$3" "ELO"
+    sf=$(command -v stockfish || { [ -x /usr/games/stockfish ] && echo /usr/games/stockfish; } || true)
+    [ -n "$sf" ] || die "stockfish not found (Debian/Ubuntu: apt-get install stockfish)"
+    run "${4:-100}" "${5:-10+0.1}" -engine "cmd=$2" name=horizon \
+      -engine "cmd=$sf" "name=sf$3" option.UCI_LimitStrength=true "option.UCI_Elo=$3" option.Threads=1 ;;
+  *) usage ;;
 esac

@@ -4,13 +4,15 @@
 
 use crate::board::Board;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Limits, Options, Searcher, Silent, Stats};
+use crate::search::{Control, Limits, Options, Searcher, Silent, Stats, ThreadPool};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
 /// Default search depth of `bench`.
 pub const BENCH_DEPTH: i32 = 11;
-const BENCH_HASH_MB: usize = 16;
+/// Hash size of the signature bench (MiB); the threaded bench takes others.
+pub const BENCH_HASH_MB: usize = 16;
 
 /// The six chessprogramming-wiki perft positions, the 24 Bratko-Kopec positions and 20
 /// positions of the Strategic Test Suite (every 75th): openings, middlegames, endgames.
@@ -72,6 +74,9 @@ pub const BENCH_POSITIONS: [&str; 50] = [
 pub struct BenchResult {
     pub stats: Stats,
     pub millis: u128,
+    /// Pawn hash table lookups and hits over the whole run.
+    pub pawn_probes: u64,
+    pub pawn_hits: u64,
 }
 
 /// Runs the bench at `depth`, calling `each` after every position.
@@ -80,10 +85,21 @@ pub fn run(depth: i32, each: impl FnMut(usize, &str, &Stats)) -> BenchResult {
 }
 
 /// Runs the bench with non-default search options (e.g. SEE pruning in quiescence off).
-pub fn run_with(depth: i32, options: Options, mut each: impl FnMut(usize, &str, &Stats)) -> BenchResult {
-    let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB));
+pub fn run_with(depth: i32, options: Options, each: impl FnMut(usize, &str, &Stats)) -> BenchResult {
     let control = Arc::new(Control::default());
-    let mut searcher = Searcher::new(tt.clone(), control);
+    run_controlled(depth, options, control, each).expect("nothing stops a bench with its own control")
+}
+
+/// Runs the bench, ending early (None) once `control.stop` is set: the UCI `bench`, which
+/// runs off the input thread and obeys `stop`.
+pub fn run_controlled(
+    depth: i32,
+    options: Options,
+    control: Arc<Control>,
+    mut each: impl FnMut(usize, &str, &Stats),
+) -> Option<BenchResult> {
+    let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB));
+    let mut searcher = Searcher::new(tt.clone(), control.clone());
     searcher.set_options(options);
     let mut total = Stats::default();
     // Cleared once, as after `ucinewgame`: the positions run in a fixed order, so what
@@ -95,11 +111,52 @@ pub fn run_with(depth: i32, options: Options, mut each: impl FnMut(usize, &str, 
         let board = Board::from_fen(fen).expect("bench FEN is valid");
         let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
         let r = searcher.search(&board, limits, &mut Silent);
+        if control.stop.load(Ordering::Relaxed) {
+            return None;
+        }
         total.nodes += r.stats.nodes;
         total.qnodes += r.stats.qnodes;
         total.see_pruned += r.stats.see_pruned;
         total.delta_pruned += r.stats.delta_pruned;
         each(i, fen, &r.stats);
     }
-    BenchResult { stats: total, millis: start.elapsed().as_millis() }
+    let millis = start.elapsed().as_millis();
+    let pawns = searcher.evaluator().pawn_table();
+    Some(BenchResult { stats: total, millis, pawn_probes: pawns.probes(), pawn_hits: pawns.hits() })
+}
+
+/// The threaded bench: the same positions and depth on a pool of `threads` threads with a
+/// `hash_mb` table, for measuring how a CPU scales. Node counts vary from run to run with
+/// more than one thread (the threads race through the shared table); with one thread and
+/// the default hash they equal the signature. Ends early (None) once `control.stop` is set.
+pub fn run_threads(
+    depth: i32,
+    threads: usize,
+    hash_mb: usize,
+    options: Options,
+    control: Arc<Control>,
+    mut each: impl FnMut(usize, &str, &Stats),
+) -> Option<BenchResult> {
+    let tt = Arc::new(TranspositionTable::try_new(hash_mb).ok()?);
+    let mut pool = ThreadPool::new(threads, tt.clone(), control.clone());
+    pool.set_options(options);
+    let mut total = Stats::default();
+    tt.clear();
+    pool.clear();
+    let start = Instant::now();
+    for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
+        let board = Board::from_fen(fen).expect("bench FEN is valid");
+        let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
+        let r = pool.search(&board, limits, &mut Silent);
+        if control.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        total.nodes += r.stats.nodes;
+        total.qnodes += r.stats.qnodes;
+        total.see_pruned += r.stats.see_pruned;
+        total.delta_pruned += r.stats.delta_pruned;
+        each(i, fen, &r.stats);
+    }
+    // Each thread's pawn table is its own; the threaded bench does not sum their statistics.
+    Some(BenchResult { stats: total, millis: start.elapsed().as_millis(), pawn_probes: 0, pawn_hits: 0 })
 }

@@ -32,13 +32,12 @@ pub fn apply_moves(board: &mut Board, moves: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Positional arguments, and `(flag, value)` pairs (value "" for boolean flags).
+type SplitArgs<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>);
+
 /// Splits `--flag value` options (from `value_flags`) and boolean `--flags` from positional
 /// arguments.
-fn split_args<'a>(
-    args: &'a [String],
-    value_flags: &[&str],
-    bool_flags: &[&str],
-) -> Result<(Vec<&'a str>, Vec<(&'a str, &'a str)>), ArgError> {
+pub(crate) fn split_args<'a>(args: &'a [String], value_flags: &[&str], bool_flags: &[&str]) -> Result<SplitArgs<'a>, ArgError> {
     let mut pos = Vec::new();
     let mut flags = Vec::new();
     let mut i = 0;
@@ -66,7 +65,7 @@ fn read_input(path: &str) -> Result<String, ReadError> {
     std::fs::read_to_string(path).map_err(|source| ReadError { path: path.to_string(), source })
 }
 
-fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, ArgError> {
+pub(crate) fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, ArgError> {
     v.parse().map_err(|_| ArgError::NotANumber(what.to_string(), v.to_string()))
 }
 
@@ -318,8 +317,9 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
     }
 }
 
-/// `horizon bench [depth]`: prints per-position lines to stderr and ends with
-/// `<nodes> nodes <nps> nps` on stdout.
+/// `horizon bench [depth] [threads] [hash]`: prints per-position lines to stderr and ends
+/// with `<nodes> nodes <nps> nps` on stdout. Without `threads`/`hash` (or with 1 and 16)
+/// it is the single-threaded, deterministic signature; otherwise the threaded bench.
 pub fn bench_command(args: &[String]) -> i32 {
     let depth = match args.first() {
         None => crate::bench::BENCH_DEPTH,
@@ -328,21 +328,150 @@ pub fn bench_command(args: &[String]) -> i32 {
             _ => return usage_error(format!("bench depth must be a number from 1 to 64, got '{d}'")),
         },
     };
-    let r = crate::bench::run(depth, |i, fen, s| {
+    let threads = match args.get(1) {
+        None => 1,
+        Some(t) => match t.parse::<usize>() {
+            Ok(t) if (1..=crate::search::threads::MAX_THREADS).contains(&t) => t,
+            _ => return usage_error(format!("bench threads must be a number from 1 to 1024, got '{t}'")),
+        },
+    };
+    let hash = match args.get(2) {
+        None => crate::bench::BENCH_HASH_MB,
+        Some(h) => match h.parse::<usize>() {
+            Ok(h) if (1..=crate::uci::options::HASH_MAX).contains(&h) => h,
+            _ => return usage_error(format!("bench hash must be a number of MB from 1 to 65536, got '{h}'")),
+        },
+    };
+    if args.len() > 3 {
+        return usage_error("usage: horizon bench [depth] [threads] [hash]");
+    }
+    let each = |i: usize, fen: &str, s: &crate::search::Stats| {
         eprintln!("position {:2}  nodes {:9}  qnodes {:9}  {fen}", i + 1, s.nodes, s.qnodes);
-    });
+    };
+    let r = if threads == 1 && hash == crate::bench::BENCH_HASH_MB {
+        crate::bench::run(depth, each)
+    } else {
+        let control = std::sync::Arc::new(crate::search::Control::default());
+        match crate::bench::run_threads(depth, threads, hash, crate::search::Options::default(), control, each) {
+            Some(r) => r,
+            None => {
+                eprintln!("error: cannot allocate a {hash} MB hash table");
+                return 1;
+            }
+        }
+    };
     let s = r.stats;
     let nps = s.nodes as u128 * 1000 / r.millis.max(1);
     eprintln!(
-        "depth {depth}: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}",
+        "depth {depth}, {threads} thread(s), {hash} MB: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}, pawn hash hits {:.1}% of {}",
         r.millis,
         s.qnodes,
         100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
         s.see_pruned,
-        s.delta_pruned
+        s.delta_pruned,
+        100.0 * r.pawn_hits as f64 / r.pawn_probes.max(1) as f64,
+        r.pawn_probes
     );
     println!("{} nodes {} nps", s.nodes, nps);
     0
+}
+
+const TUNE_USAGE: &str = "usage: horizon tune <data> [--epochs N] [--lambda L] [--lr X] [--out FILE.rs] \
+[--limit N] [--batch N] [--threads N] [--seed S] [--holdout F]";
+
+/// `horizon tune <data> [options]`: fits the evaluation weights to a data file and writes them
+/// as Rust source (see `crate::tune`). Loss lines go to stdout, progress to stderr.
+pub fn tune_command(args: &[String]) -> i32 {
+    const VALUE_FLAGS: [&str; 9] =
+        ["--epochs", "--lambda", "--lr", "--out", "--limit", "--batch", "--threads", "--seed", "--holdout"];
+    let (pos, flags) = match split_args(args, &VALUE_FLAGS, &[]) {
+        Ok(x) => x,
+        Err(e) => return usage_error(format!("{e} ({TUNE_USAGE})")),
+    };
+    if pos.len() != 1 {
+        return usage_error(TUNE_USAGE);
+    }
+    let mut cfg = crate::tune::Config::new(pos[0]);
+    cfg.command = format!("horizon tune {}", args.join(" "));
+    let parsed: Result<(), ArgError> = (|| {
+        for &(f, v) in &flags {
+            match f {
+                "--epochs" => cfg.epochs = bounded(f, v, 0, 1_000_000)?,
+                "--limit" => cfg.limit = bounded(f, v, 1, usize::MAX)?,
+                "--batch" => cfg.batch = bounded(f, v, 1, 1 << 30)?,
+                "--threads" => cfg.threads = bounded(f, v, 1, 256)?,
+                "--seed" => cfg.seed = parse_num(f, v)?,
+                "--lambda" => cfg.lambda = fraction(f, v, 0.0, 1.0)?,
+                "--holdout" => cfg.holdout = fraction(f, v, 0.0, 0.5)?,
+                "--lr" => cfg.lr = fraction(f, v, 1e-6, 1000.0)?,
+                "--out" => cfg.out = v.into(),
+                _ => {}
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = parsed {
+        return usage_error(&e);
+    }
+    let start = Instant::now();
+    // On a terminal the progress line is redrawn in place; into a file or pipe it is written
+    // as a plain line every ten seconds.
+    use std::io::IsTerminal;
+    let tty = std::io::stderr().is_terminal();
+    let clear = if tty { "\r\x1b[K" } else { "" };
+    // A closed stdout (`| head`) must not stop the run: the weights file is what matters.
+    use std::io::Write;
+    let mut line = |s: &str| {
+        eprint!("{clear}");
+        let _ = writeln!(std::io::stdout(), "{s}");
+    };
+    let mut last = Instant::now();
+    let mut progress = |s: &str| {
+        if tty {
+            eprint!("{clear}{s}");
+        } else if last.elapsed().as_secs() >= 10 {
+            last = Instant::now();
+            eprintln!("{s}");
+        }
+    };
+    let mut out = crate::tune::Output { line: &mut line, progress: &mut progress };
+    match crate::tune::run(&cfg, &mut out) {
+        Ok(s) => {
+            let (w, f) = crate::tune::weight_count();
+            let _ = writeln!(
+                std::io::stdout(),
+                "wrote {} ({w} weights, {f} scale factors) in {:.1} s: loss {:.7} -> {:.7}",
+                cfg.out.display(),
+                start.elapsed().as_secs_f64(),
+                s.train_loss.first().copied().unwrap_or(0.0),
+                s.train_loss.last().copied().unwrap_or(0.0)
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("{clear}error: {e}");
+            match e {
+                crate::tune::TuneError::Write(..) => 1,
+                _ => EXIT_USAGE,
+            }
+        }
+    }
+}
+
+/// An integer flag value within `lo..=hi`.
+fn bounded<T: std::str::FromStr + PartialOrd + Display>(flag: &str, v: &str, lo: T, hi: T) -> Result<T, ArgError> {
+    match v.parse::<T>() {
+        Ok(x) if x >= lo && x <= hi => Ok(x),
+        _ => Err(ArgError::OutOfRange(flag.into(), format!("a whole number from {lo} to {hi}"), v.into())),
+    }
+}
+
+/// A real flag value within `lo..=hi`.
+fn fraction(flag: &str, v: &str, lo: f64, hi: f64) -> Result<f64, ArgError> {
+    match v.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= lo && x <= hi => Ok(x),
+        _ => Err(ArgError::OutOfRange(flag.into(), format!("a number from {lo} to {hi}"), v.into())),
+    }
 }
 
 /// `horizon see "<fen>" <uci-move>`: prints the static exchange value in centipawns.

@@ -3,8 +3,12 @@
 //! UCI moves on a board, UCI commands and options (protocol), the perft-suite, EPD and
 //! input-file readers, hash-table allocation and command-line arguments.
 //!
-//! The module depends only on the small value types, so every layer can use it.
+//! The errors of the value types themselves (`SquareParseError`, `MoveParseError`) are
+//! defined beside them, so that those modules need nothing above them, and re-exported
+//! here. This module depends only on the value types, so every layer can use it.
 
+pub use crate::moves::MoveParseError;
+pub use crate::types::SquareParseError;
 use crate::types::{Rank, Square};
 use std::fmt;
 
@@ -13,27 +17,7 @@ macro_rules! plain_error {
     ($($t:ty),*) => {$( impl std::error::Error for $t {} )*};
 }
 
-// ---- value types and positions -------------------------------------------------------
-
-/// A square name that is not a file letter `a`-`h` followed by a rank digit `1`-`8`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SquareParseError(pub String);
-
-impl fmt::Display for SquareParseError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "'{}' is not a square (expected a file a-h and a rank 1-8, as in e4)", self.0)
-    }
-}
-
-/// Text that is not a move in UCI notation (`e2e4`, `e7e8q`, or `0000` for the null move).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MoveParseError(pub String);
-
-impl fmt::Display for MoveParseError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "'{}' is not a move in UCI notation (expected e.g. e2e4 or e7e8q)", self.0)
-    }
-}
+// ---- positions and moves on a board --------------------------------------------------
 
 /// Why a FEN was rejected. Each variant prints as one readable line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -262,6 +246,8 @@ pub enum ArgError {
     MissingValue(String),
     /// An argument that must be a number (what, value).
     NotANumber(String, String),
+    /// A number outside its range (what, the range in words, value).
+    OutOfRange(String, String, String),
 }
 
 impl fmt::Display for ArgError {
@@ -270,13 +256,12 @@ impl fmt::Display for ArgError {
             ArgError::UnknownFlag(a) => write!(f, "unknown option '{a}'"),
             ArgError::MissingValue(a) => write!(f, "{a} needs a value"),
             ArgError::NotANumber(what, v) => write!(f, "{what} must be a number, got '{v}'"),
+            ArgError::OutOfRange(what, range, v) => write!(f, "{what} must be {range}, got '{v}'"),
         }
     }
 }
 
 plain_error!(
-    SquareParseError,
-    MoveParseError,
     FenError,
     MoveError,
     CommandError,

@@ -8,9 +8,15 @@ const HELP: &str = "usage: horizon [command]
   perft-suite <file.epd>           check an EPD perft suite [--max-depth D] [--max-nodes N] [--json]
   perft-diff <depth> [<fen>] [<moves>] (--uci \"<cmd>\" | --script \"<cmd>\")
                                    find where another program's perft differs [--all] [--timeout S]
-  bench [depth]                    fixed search benchmark: '<nodes> nodes <nps> nps'
+  bench [depth] [threads] [hash]   fixed search benchmark: '<nodes> nodes <nps> nps' (threads/hash: scaling run)
   see \"<fen>\" <move>               static exchange evaluation of a move
-  epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D]";
+  epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D]
+  datagen --out FILE --games N     self-play positions for tuning [--threads T] [--nodes N] [--seed S]
+                                   [--book FILE] [--random-plies K] [--hash MB] [--append | --force]
+
+  tune <data>                      fit the evaluation weights to self-play data, write them as
+                                   Rust source [--epochs N] [--lambda L] [--lr X] [--out FILE.rs]
+                                   [--limit N] [--batch N] [--threads N] [--seed S] [--holdout F]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,6 +31,8 @@ fn main() {
         Some("bench") => cli::bench_command(&args[1..]),
         Some("see") => cli::see_command(&args[1..]),
         Some("epd") => cli::epd_command(&args[1..]),
+        Some("datagen") => horizon::datagen::command(&args[1..]),
+        Some("tune") => cli::tune_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{HELP}");
             0

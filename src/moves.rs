@@ -2,7 +2,6 @@
 //! the move generator, the transposition table, the history tables and SEE, so it sits
 //! below all of them and depends only on the small types.
 
-use crate::error::MoveParseError;
 use crate::types::{CastleSide, File, Piece, Square};
 use std::fmt;
 use std::str::FromStr;
@@ -142,8 +141,7 @@ impl FromStr for Move {
     /// Reads a move in UCI notation without a position: from and to squares and an
     /// optional promotion letter (`e2e4`, `e7e8q`), or `0000` for the null move. Whether
     /// a move is castling or en passant depends on the position, so these come back as
-    /// normal moves; [`Board::parse_uci_move`](crate::board::Board::parse_uci_move) finds
-    /// the legal move a text means.
+    /// normal moves; `Board::parse_uci_move` finds the legal move a text means.
     fn from_str(s: &str) -> Result<Move, MoveParseError> {
         let bad = || MoveParseError(s.to_string());
         if s == "0000" {
@@ -164,3 +162,15 @@ impl FromStr for Move {
         }
     }
 }
+
+/// Text that is not a move in UCI notation (`e2e4`, `e7e8q`, or `0000` for the null move).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveParseError(pub String);
+
+impl fmt::Display for MoveParseError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "'{}' is not a move in UCI notation (expected e.g. e2e4 or e7e8q)", self.0)
+    }
+}
+
+impl std::error::Error for MoveParseError {}

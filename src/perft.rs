@@ -9,7 +9,7 @@ use crate::movegen::{MoveList, ALL};
 use crate::perft_table::{PerftTable, TableError};
 use crate::types::{CastleSide, Color};
 use crate::Move;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// How to run perft. Every combination gives the same counts.
 #[derive(Clone, Copy, Debug)]
@@ -384,6 +384,50 @@ fn hashed_body(
 /// to keep one table across calls.
 pub fn divide(board: &Board, depth: u32, opts: PerftOptions) -> Vec<(Move, u64)> {
     runner(opts).divide(board, depth)
+}
+
+/// Below this depth a stoppable perft runs the plain recursion without looking at the
+/// stop flag: such subtrees take well under a millisecond.
+const STOP_CHECK_DEPTH: u32 = 3;
+
+/// Divide that can be interrupted: `each` gets every root move's count as soon as it is
+/// known (move-generation order), and the count stops early once `stop` is set. Returns
+/// false if it was stopped before the end.
+pub fn divide_until(board: &Board, depth: u32, stop: &AtomicBool, mut each: impl FnMut(Move, u64)) -> bool {
+    if depth == 0 {
+        return true;
+    }
+    let mut b = board.clone();
+    let list = b.legal_moves();
+    for &m in &list {
+        b.make(m);
+        let n = perft_until(&mut b, depth - 1, stop);
+        b.unmake();
+        match n {
+            Some(n) => each(m, n),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Bulk-counting perft that gives up (None) once `stop` is set.
+fn perft_until(board: &mut Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= STOP_CHECK_DEPTH {
+        return Some(perft(board, depth, true));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let list = board.legal_moves();
+    let mut total = 0;
+    for &m in &list {
+        board.make(m);
+        let n = perft_until(board, depth - 1, stop);
+        board.unmake();
+        total += n?;
+    }
+    Some(total)
 }
 
 /// Total perft count with one-off options (see `divide`).

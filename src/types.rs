@@ -1,6 +1,5 @@
 //! Small value types: colours, pieces, files, ranks, squares.
 
-use crate::error::SquareParseError;
 use std::fmt;
 use std::str::FromStr;
 
@@ -263,3 +262,15 @@ impl FromStr for Square {
         }
     }
 }
+
+/// A square name that is not a file letter `a`-`h` followed by a rank digit `1`-`8`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SquareParseError(pub String);
+
+impl fmt::Display for SquareParseError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "'{}' is not a square (expected a file a-h and a rank 1-8, as in e4)", self.0)
+    }
+}
+
+impl std::error::Error for SquareParseError {}

@@ -272,3 +272,32 @@ fn perft_suite_on_shipped_files() {
         assert_eq!(last, format!("{expected_checks} passed, 0 failed"), "{name}");
     }
 }
+
+/// The total of a `bench` run: the `<nodes> nodes <nps> nps` line.
+fn bench_total(args: &[&str]) -> (u64, u64) {
+    let o = run(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    let out = stdout(&o);
+    let t: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!((t.len(), t[1], t[3]), (4, "nodes", "nps"), "{out}");
+    (t[0].parse().unwrap(), t[2].parse().unwrap())
+}
+
+#[test]
+fn threaded_bench() {
+    // One thread and the default hash is the signature, however it is asked for.
+    let (sig, _) = bench_total(&["bench", "4"]);
+    assert_eq!(bench_total(&["bench", "4", "1", "16"]).0, sig);
+    assert_eq!(bench_total(&["bench", "4"]).0, sig);
+    // More threads: the same positions searched, nodes summed over the threads.
+    let (n2, nps2) = bench_total(&["bench", "4", "2", "8"]);
+    assert!(n2 > sig / 2 && nps2 > 0, "{n2} nodes with 2 threads vs {sig}");
+    let (n4, _) = bench_total(&["bench", "3", "4"]);
+    assert!(n4 > 0);
+    let bad_args: [&[&str]; 4] = [&["bench", "4", "0"], &["bench", "4", "2000"], &["bench", "4", "2", "x"], &["bench", "4", "2", "8", "9"]];
+    for bad in bad_args {
+        let o = run(bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert_eq!(stderr(&o).lines().count(), 1, "{bad:?}: {}", stderr(&o));
+    }
+}

@@ -8,10 +8,13 @@
 //! - `captures()` and `quiets()` partition `legal_moves()`, and `captures()` holds exactly
 //!   the captures, en passant captures and promotions; `count_moves()` is the list length;
 //! - checkers equal shakmaty's;
-//! - after every make: the incremental key equals `compute_key()`, `is_consistent()` holds,
-//!   the FEN equals shakmaty's (castling compared as rook squares), and re-reading that FEN
-//!   gives the same key; after every unmake the FEN and key are restored exactly;
-//! - a null move (when not in check) keeps the key consistent and is undone exactly.
+//! - after every make: the incremental key and pawn key equal `compute_key()` and
+//!   `compute_pawn_key()`, the pawn key changed exactly when a pawn moved or was captured,
+//!   `is_consistent()` holds, the FEN equals shakmaty's (castling compared as rook squares),
+//!   and re-reading that FEN gives the same keys; after every unmake the FEN and keys are
+//!   restored exactly;
+//! - a null move (when not in check) keeps the key consistent, leaves the pawn key alone and
+//!   is undone exactly.
 
 mod common;
 
@@ -37,6 +40,8 @@ struct Stats {
     chess960_positions: usize,
 }
 
+// shakmaty's own error type is what makes the closure's `Err` large.
+#[allow(clippy::result_large_err)]
 fn shak_from_fen(fen: &str) -> Chess {
     let f = Fen::from_ascii(fen.as_bytes()).unwrap_or_else(|e| panic!("shakmaty FEN {fen}: {e}"));
     f.into_position(CastlingMode::Chess960)
@@ -105,6 +110,8 @@ fn check_position(b: &mut Board, pos: &Chess, stats: &mut Stats) -> BTreeMap<Str
 
     assert!(b.is_consistent(), "inconsistent board {ctx}");
     assert_eq!(key, b.compute_key(), "incremental key {ctx}");
+    let pawn_key = b.pawn_key();
+    assert_eq!(pawn_key, b.compute_pawn_key(), "incremental pawn key {ctx}");
     assert_same_fen(&fen, pos, c960, &ctx);
     assert_eq!(b.checkers().raw(), pos.checkers().0, "checkers {ctx}");
     assert_eq!(b.in_check(), pos.is_check(), "in_check {ctx}");
@@ -172,6 +179,10 @@ fn check_position(b: &mut Board, pos: &Chess, stats: &mut Stats) -> BTreeMap<Str
         b.make(m);
         let child_fen = b.to_fen();
         assert_eq!(b.key(), b.compute_key(), "key after {mctx}");
+        assert_eq!(b.pawn_key(), b.compute_pawn_key(), "pawn key after {mctx}");
+        // Only pawn moves and pawn captures change the pawn key.
+        let pawns_changed = sm.role() == shakmaty::Role::Pawn || sm.capture() == Some(shakmaty::Role::Pawn);
+        assert_eq!(b.pawn_key() != pawn_key, pawns_changed, "pawn key change after {mctx}");
         assert!(b.is_consistent(), "inconsistent after {mctx}");
         assert_eq!(b.last_move(), Some(m));
         let mut child = pos.clone();
@@ -180,10 +191,12 @@ fn check_position(b: &mut Board, pos: &Chess, stats: &mut Stats) -> BTreeMap<Str
         // The same position read from its FEN has the same key.
         let reread = Board::from_fen(&child_fen).unwrap_or_else(|e| panic!("{e}: {child_fen} after {mctx}"));
         assert_eq!(reread.key(), b.key(), "key of re-read FEN {child_fen} after {mctx}");
+        assert_eq!(reread.pawn_key(), b.pawn_key(), "pawn key of re-read FEN {child_fen} after {mctx}");
         assert_eq!(reread.to_fen(), child_fen, "FEN round trip after {mctx}");
         b.unmake();
         assert_eq!(b.to_fen(), fen, "FEN not restored by unmake of {mctx}");
         assert_eq!(b.key(), key, "key not restored by unmake of {mctx}");
+        assert_eq!(b.pawn_key(), pawn_key, "pawn key not restored by unmake of {mctx}");
         assert_eq!(b.checkers().raw(), pos.checkers().0, "checkers not restored by unmake of {mctx}");
     }
 
@@ -192,9 +205,11 @@ fn check_position(b: &mut Board, pos: &Chess, stats: &mut Stats) -> BTreeMap<Str
         b.make_null();
         assert_eq!(b.key(), b.compute_key(), "key after null move {ctx}");
         assert_ne!(b.key(), key, "null move left the key unchanged {ctx}");
+        assert_eq!(b.pawn_key(), pawn_key, "null move changed the pawn key {ctx}");
         assert_eq!(b.side_to_move() == horizon::Color::White, !pos.turn().is_white(), "side after null move {ctx}");
         b.unmake_null();
         assert_eq!(b.key(), key, "key not restored by null move {ctx}");
+        assert_eq!(b.pawn_key(), pawn_key, "pawn key not restored by null move {ctx}");
         assert_eq!(b.to_fen(), fen, "FEN not restored by null move {ctx}");
     }
     theirs

@@ -7,10 +7,17 @@ use rand::{Rng, SeedableRng};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const T: Duration = Duration::from_secs(10);
+
+thread_local! {
+    /// `Threads` for engines this test thread starts: every end-to-end test runs twice,
+    /// with one search thread and with two (see `end_to_end!` at the end).
+    static THREADS: Cell<usize> = const { Cell::new(1) };
+}
 
 struct Engine {
     child: Child,
@@ -48,7 +55,12 @@ impl Engine {
                 }
             }
         });
-        Engine { child, stdin, rx, log: Vec::new() }
+        let mut e = Engine { child, stdin, rx, log: Vec::new() };
+        let threads = THREADS.with(|t| t.get());
+        if threads > 1 {
+            e.send(&format!("setoption name Threads value {threads}"));
+        }
+        e
     }
 
     fn send(&mut self, line: &str) {
@@ -194,7 +206,6 @@ fn count_bestmoves(lines: &[String]) -> usize {
     lines.iter().filter(|l| l.starts_with("bestmove")).count()
 }
 
-#[test]
 fn handshake() {
     let mut e = Engine::start();
     e.send("uci");
@@ -215,7 +226,6 @@ fn handshake() {
     assert!(e.wait_exit(T).success());
 }
 
-#[test]
 fn go_depth_reports_and_one_bestmove() {
     let mut e = Engine::start();
     e.send("uci");
@@ -255,7 +265,6 @@ fn go_depth_reports_and_one_bestmove() {
     assert_eq!(count_bestmoves(&lines), 1);
 }
 
-#[test]
 fn infinite_answers_isready_and_stops_once() {
     let mut e = Engine::start();
     e.send("position startpos");
@@ -284,7 +293,6 @@ fn infinite_answers_isready_and_stops_once() {
     assert_eq!(count_bestmoves(&e.sync()), 0);
 }
 
-#[test]
 fn infinite_waits_for_stop_even_when_search_ends() {
     let mut e = Engine::start();
     // One legal move, mated next move: the search finishes at once but must wait.
@@ -300,7 +308,6 @@ fn infinite_waits_for_stop_even_when_search_ends() {
     }
 }
 
-#[test]
 fn ponder_and_ponderhit() {
     let mut e = Engine::start();
     e.send("setoption name Ponder value true");
@@ -323,7 +330,6 @@ fn ponder_and_ponderhit() {
     assert_eq!(count_bestmoves(&e.sync()), 0);
 }
 
-#[test]
 fn time_controls_return_in_time() {
     let mut e = Engine::start();
     e.send("position startpos");
@@ -362,12 +368,11 @@ fn time_controls_return_in_time() {
             let t: Vec<&str> = l.split_whitespace().collect();
             t[t.iter().position(|&x| x == "nodes").unwrap() + 1].parse().unwrap()
         })
-        .last()
+        .next_back()
         .unwrap();
     assert!(last_nodes <= 5100, "go nodes 5000 reported {last_nodes}");
 }
 
-#[test]
 fn go_mate_finds_mate_in_two() {
     let mut e = Engine::start();
     e.send("position fen 6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1");
@@ -375,11 +380,10 @@ fn go_mate_finds_mate_in_two() {
     let (lines, best) = e.bestmove(Duration::from_secs(10));
     let m = legal_bestmove(&best, "6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1", &[]);
     assert!(m == "b1b7" || m == "a2a7", "not a mate-in-2 move: {best}");
-    let last_info = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
+    let last_info = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
     assert!(last_info.contains(" score mate 2 "), "{last_info}");
 }
 
-#[test]
 fn long_and_empty_move_lists() {
     let mut e = Engine::start();
     let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
@@ -412,7 +416,6 @@ fn long_and_empty_move_lists() {
     assert_eq!(e.fen(), START_FEN);
 }
 
-#[test]
 fn setoption_forms() {
     let mut e = Engine::start();
     for line in [
@@ -449,7 +452,6 @@ fn setoption_forms() {
 
 /// Each bad line gets an `info string error: …` answer, and the engine keeps working and
 /// keeps its last good position.
-#[test]
 fn bad_input_is_answered_and_state_kept() {
     let good = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     let mut e = Engine::start();
@@ -470,11 +472,6 @@ fn bad_input_is_answered_and_state_kept() {
         b"position startpos moves e2e5".to_vec(),
         b"position startpos moves e2e4 zz".to_vec(),
         b"position somewhere".to_vec(),
-        b"go depth abc".to_vec(),
-        b"go depth".to_vec(),
-        b"go movetime -x".to_vec(),
-        b"go nodes 1e9".to_vec(),
-        b"go fast".to_vec(),
         b"setoption".to_vec(),
         b"setoption name".to_vec(),
         b"setoption value 3".to_vec(),
@@ -485,7 +482,8 @@ fn bad_input_is_answered_and_state_kept() {
         b"setoption name MultiPV value 0".to_vec(),
         b"setoption name MultiPV value 100000".to_vec(),
         b"setoption name Move Overhead value -5".to_vec(),
-        b"setoption name Threads value 64".to_vec(),
+        b"setoption name Threads value 0".to_vec(),
+        b"setoption name Threads value 1025".to_vec(),
         b"setoption name Ponder value maybe".to_vec(),
         b"setoption name UCI_Chess960 value 1".to_vec(),
         b"setoption name NoSuchOption value 3".to_vec(),
@@ -514,7 +512,6 @@ fn bad_input_is_answered_and_state_kept() {
     assert!(lines.iter().all(|l| !l.contains(" multipv 2 ")));
 }
 
-#[test]
 fn fuzz_random_token_lines() {
     const TOKENS: [&str; 62] = [
         "uci", "isready", "ucinewgame", "position", "startpos", "fen", "moves", "go", "stop", "ponderhit",
@@ -625,7 +622,6 @@ fn fuzz_random_token_lines() {
     assert!(e.wait_exit(T).success());
 }
 
-#[test]
 fn quit_and_end_of_input_exit_cleanly() {
     let mut e = Engine::start();
     e.send("quit");
@@ -650,7 +646,6 @@ fn quit_and_end_of_input_exit_cleanly() {
     assert_eq!(e.wait_exit(T).code(), Some(0));
 }
 
-#[test]
 fn no_move_gives_bestmove_none() {
     let mut e = Engine::start();
     for fen in ["R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"] {
@@ -664,7 +659,6 @@ fn no_move_gives_bestmove_none() {
     }
 }
 
-#[test]
 fn go_perft() {
     let mut e = Engine::start();
     e.send("position startpos");
@@ -693,7 +687,6 @@ fn go_perft() {
     assert_eq!(count_bestmoves(&e.sync()), 0);
 }
 
-#[test]
 fn chess960_castling_is_king_takes_rook() {
     let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
     let mut e = Engine::start();
@@ -721,4 +714,284 @@ fn chess960_castling_is_king_takes_rook() {
     e.send("go depth 2 searchmoves e1g1");
     let (_, best) = e.bestmove(Duration::from_secs(5));
     assert_eq!(best.split_whitespace().nth(1), Some("e1g1"));
+}
+
+/// `go perft` runs off the input thread: `isready` is answered at once while it counts,
+/// and `stop` ends it without a total.
+fn isready_during_go_perft_and_stop_ends_it() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.sync();
+    e.send("go perft 7");
+    std::thread::sleep(Duration::from_millis(200));
+    for _ in 0..3 {
+        let t0 = Instant::now();
+        e.send("isready");
+        e.until(Duration::from_secs(5), "readyok", |l| l == "readyok");
+        let took = t0.elapsed();
+        assert!(took < Duration::from_millis(100), "readyok took {took:?} during go perft 7");
+    }
+    let t0 = Instant::now();
+    e.send("stop");
+    let lines = e.until(Duration::from_secs(5), "perft stopped", |l| l == "info string perft stopped");
+    assert!(t0.elapsed() < Duration::from_secs(1), "stop took {:?}", t0.elapsed());
+    assert!(!lines.iter().any(|l| l.starts_with("Nodes searched")), "{lines:?}");
+    // The engine goes on normally afterwards.
+    e.send("go perft 2");
+    let lines = e.until(T, "Nodes searched", |l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 400");
+}
+
+/// The UCI `bench` also runs off the input thread and obeys `stop`.
+fn uci_bench_answers_isready_and_stops() {
+    let mut e = Engine::start();
+    e.send("bench 30");
+    std::thread::sleep(Duration::from_millis(100));
+    let t0 = Instant::now();
+    e.send("isready");
+    e.until(Duration::from_secs(5), "readyok", |l| l == "readyok");
+    assert!(t0.elapsed() < Duration::from_millis(100), "readyok took {:?} during bench", t0.elapsed());
+    e.send("stop");
+    let lines = e.until(Duration::from_secs(5), "bench stopped", |l| l == "info string bench stopped");
+    assert!(!lines.iter().any(|l| l.ends_with(" nps")), "{lines:?}");
+    e.send("bench 2");
+    let lines = e.until(Duration::from_secs(30), "bench total", |l| l.ends_with(" nps"));
+    let total: u64 = lines.last().unwrap().split_whitespace().next().unwrap().parse().unwrap();
+    assert!(total > 0);
+}
+
+/// A malformed `go` searches with what it could read, says what it left out in one
+/// `info string` line, and ends with exactly one `bestmove`.
+fn malformed_go_ends_in_exactly_one_bestmove() {
+    let cases = [
+        ("go depth abc", "depth abc"),
+        ("go wtime -5 btime x", "wtime -5"),
+        ("go movetime", "movetime (no value)"),
+        ("go depth", "depth (no value)"),
+        ("go movetime -x", "movetime -x"),
+        ("go nodes 1e9", "nodes 1e9"),
+        ("go fast", "fast (unknown)"),
+        ("go depth -3 nodes 5000", "depth -3"),
+        ("go depth 0 movetime 50", "depth 0"),
+        ("go wtime 99999999999999999999 btime 100 depth 3", "wtime 99999999999999999999"),
+        ("go wtime 1000 btime 1000 movestogo 0", "movestogo 0"),
+        ("go movetime 50 searchmoves zz e2e4", "searchmoves zz"),
+        ("go depth 3 perft abc", "perft abc"),
+        ("go perft 99 depth 2", "perft 99"),
+    ];
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for (go, note) in cases {
+        e.send(go);
+        let (lines, best) = e.bestmove(Duration::from_secs(10));
+        legal_bestmove(&best, START_FEN, &[]);
+        let notes: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error: ignored in go: ")).collect();
+        assert_eq!(notes.len(), 1, "{go}: {lines:?}");
+        assert!(notes[0].contains(note), "{go}: {}", notes[0]);
+        // Nothing more arrives: exactly one bestmove.
+        let after = e.silent_for(Duration::from_millis(200));
+        assert_eq!(count_bestmoves(&after), 0, "{go}: {after:?}");
+        assert_eq!(count_bestmoves(&e.sync()), 0, "{go}");
+    }
+    // `searchmoves` limits the search to the readable moves.
+    e.send("go depth 2 searchmoves zz g1f3");
+    let (_, best) = e.bestmove(Duration::from_secs(10));
+    assert_eq!(best.split_whitespace().nth(1), Some("g1f3"));
+}
+
+/// With 8 threads, `stop` still gets `bestmove` within 100 ms, and a `Threads` or `Hash`
+/// change during the search is refused with an error line and applied after it.
+fn stop_with_eight_threads() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 8");
+    e.send("position startpos moves e2e4 c7c5");
+    e.sync();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(500));
+    e.send("setoption name Threads value 3");
+    e.send("setoption name Hash value 8");
+    let lines = e.sync();
+    let refused: Vec<&String> = lines.iter().filter(|l| l.contains("cannot change during a search")).collect();
+    assert_eq!(refused.len(), 2, "{lines:?}");
+    let t0 = Instant::now();
+    e.send("stop");
+    let (lines, best) = e.bestmove(Duration::from_secs(5));
+    let took = t0.elapsed();
+    assert!(took < Duration::from_millis(100), "bestmove {took:?} after stop with 8 threads");
+    legal_bestmove(&best, START_FEN, &["e2e4", "c7c5"]);
+    // Summed nodes: the last report is no more than the total of the final line.
+    let total: u64 = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string nodes ")?.split_whitespace().next()?.parse().ok())
+        .expect("final nodes line");
+    assert!(total > 0);
+    // The waiting changes took effect: the next searches work, with no more errors.
+    for go in ["go depth 6", "go movetime 100"] {
+        e.send(go);
+        let (lines, best) = e.bestmove(Duration::from_secs(10));
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+        legal_bestmove(&best, START_FEN, &["e2e4", "c7c5"]);
+    }
+    assert_eq!(count_bestmoves(&e.sync()), 0);
+}
+
+#[test]
+fn stop_with_eight_threads_is_quick() {
+    stop_with_eight_threads();
+}
+
+/// Every end-to-end test, once with `Threads` 1 and once with `Threads` 2.
+macro_rules! end_to_end {
+    ($($name:ident),* $(,)?) => {
+        mod one_thread {
+            $(#[test]
+            fn $name() {
+                super::$name();
+            })*
+        }
+        mod two_threads {
+            $(#[test]
+            fn $name() {
+                super::THREADS.with(|t| t.set(2));
+                super::$name();
+            })*
+        }
+    };
+}
+
+end_to_end!(
+    handshake,
+    go_depth_reports_and_one_bestmove,
+    infinite_answers_isready_and_stops_once,
+    infinite_waits_for_stop_even_when_search_ends,
+    ponder_and_ponderhit,
+    time_controls_return_in_time,
+    go_mate_finds_mate_in_two,
+    long_and_empty_move_lists,
+    setoption_forms,
+    bad_input_is_answered_and_state_kept,
+    fuzz_random_token_lines,
+    quit_and_end_of_input_exit_cleanly,
+    no_move_gives_bestmove_none,
+    go_perft,
+    chess960_castling_is_king_takes_rook,
+    isready_during_go_perft_and_stop_ends_it,
+    uci_bench_answers_isready_and_stops,
+    malformed_go_ends_in_exactly_one_bestmove
+);
+
+/// The squares of the back rank between the outermost of king, rook and their castling
+/// destinations, except the king's and the rook's own: what must be cleared to castle.
+fn castle_span(king: horizon::Square, rook: horizon::Square, kingside: bool) -> Vec<horizon::Square> {
+    use horizon::{File, Square};
+    let rank = king.rank();
+    let (kd, rd) = if kingside { (File::G.index(), File::F.index()) } else { (File::C.index(), File::D.index()) };
+    let files = [king.file().index(), rook.file().index(), kd, rd];
+    let (lo, hi) = (*files.iter().min().unwrap(), *files.iter().max().unwrap());
+    (lo..=hi)
+        .map(|f| Square::new(File::from_index(f), rank))
+        .filter(|&s| s != king && s != rook)
+        .collect()
+}
+
+/// One Chess960 game through `position fen … moves …`: each side clears its back rank
+/// and castles on its `targets` side (kingside if true). Horizon chooses the moves of
+/// `engine_color` (castling too, limited by `searchmoves`), and the test plays the other
+/// side's castling itself, as a GUI would send it. Returns the castling moves played.
+fn chess960_game(fen: &str, engine_white: bool, targets: [bool; 2]) -> Vec<String> {
+    use horizon::{CastleSide, Color, Piece};
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    let mut b = Board::from_fen(fen).unwrap();
+    b.set_chess960(true);
+    let mut moves: Vec<String> = Vec::new();
+    let mut castled = [false; 2];
+    for _ in 0..120 {
+        if castled == [true; 2] {
+            break;
+        }
+        let legal: Vec<horizon::Move> = b.legal_moves().iter().copied().collect();
+        assert!(!legal.is_empty(), "game over before castling: {}", b.to_fen());
+        let us = b.side_to_move();
+        let ci = us.index();
+        let kingside = targets[ci];
+        let side = if kingside { CastleSide::King } else { CastleSide::Queen };
+        let engine_moves = (us == Color::White) == engine_white;
+        let castle = legal.iter().copied().find(|m| m.is_castle() && m.castle_side() == side);
+        let candidates: Vec<horizon::Move> = if castled[ci] {
+            legal.clone()
+        } else if let Some(c) = castle {
+            vec![c]
+        } else {
+            let king = b.king_sq(us);
+            let rook = b.castle_rook(us, side).unwrap_or_else(|| panic!("castling right lost: {}", b.to_fen()));
+            let span = castle_span(king, rook, kingside);
+            let keep = |m: &horizon::Move| m.from() != king && m.from() != rook && !m.is_castle();
+            let blockers: Vec<horizon::Move> =
+                legal.iter().copied().filter(|m| keep(m) && span.contains(&m.from()) && !span.contains(&m.to())).collect();
+            let pawns: Vec<horizon::Move> =
+                legal.iter().copied().filter(|m| keep(m) && b.piece_on(m.from()) == Some(Piece::Pawn)).collect();
+            let others: Vec<horizon::Move> = legal.iter().copied().filter(keep).collect();
+            [blockers, pawns, others, legal.clone()].into_iter().find(|v| !v.is_empty()).unwrap()
+        };
+        let mv = if engine_moves || candidates.len() > 1 || !candidates[0].is_castle() {
+            // Horizon picks (from the candidates), and its move must be legal.
+            let list: Vec<String> = candidates.iter().map(|m| m.uci(true).to_string()).collect();
+            e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+            e.send(&format!("go depth 2 searchmoves {}", list.join(" ")));
+            let (_, best) = e.bestmove(Duration::from_secs(10));
+            let s = best.split_whitespace().nth(1).unwrap().to_string();
+            let m = b.parse_uci_move(&s).unwrap_or_else(|err| panic!("illegal {s} in {}: {err}", b.to_fen()));
+            assert!(list.contains(&s), "{s} not among searchmoves {list:?}");
+            m
+        } else {
+            // The GUI side castles on its own.
+            candidates[0]
+        };
+        let text = mv.uci(true).to_string();
+        if mv.is_castle() {
+            // King takes rook: the move's target is the castling rook's square.
+            assert_eq!(b.piece_on(mv.to()), Some(Piece::Rook), "{text} is not king-takes-rook");
+            castled[ci] = true;
+        }
+        b.make(mv);
+        moves.push(text);
+    }
+    assert_eq!(castled, [true; 2], "not both castled in {fen}: {}", moves.join(" "));
+    // Horizon read every move, castling included, exactly as the test played it.
+    e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+    assert_eq!(e.fen(), b.to_fen());
+    // And it plays on from there.
+    e.send("go depth 3");
+    let (_, best) = e.bestmove(Duration::from_secs(10));
+    assert!(b.parse_uci_move(best.split_whitespace().nth(1).unwrap()).is_ok(), "{best}");
+    let mut played = Vec::new();
+    let mut replay = Board::from_fen(fen).unwrap();
+    replay.set_chess960(true);
+    for m in &moves {
+        let mv = replay.parse_uci_move(m).unwrap();
+        if mv.is_castle() {
+            played.push(format!("{:?} {}", replay.side_to_move(), if mv.castle_side() == CastleSide::King { "O-O" } else { "O-O-O" }));
+        }
+        replay.make(mv);
+    }
+    played
+}
+
+/// Chess960 games where both sides castle, each castling once written by Horizon and once
+/// read from the GUI, on both wings.
+#[test]
+fn chess960_games_castle_both_ways() {
+    let starts = [
+        "qnrbkrbn/pppppppp/8/8/8/8/PPPPPPPP/QNRBKRBN w FCfc - 0 1",
+        "rkrnbqnb/pppppppp/8/8/8/8/PPPPPPPP/RKRNBQNB w CAca - 0 1",
+    ];
+    for fen in starts {
+        for engine_white in [true, false] {
+            for white_kingside in [true, false] {
+                let played = chess960_game(fen, engine_white, [white_kingside, !white_kingside]);
+                assert_eq!(played.len(), 2, "{fen}: {played:?}");
+            }
+        }
+    }
 }

@@ -115,6 +115,7 @@ impl Board {
             return Err(FenError::TooManyCheckers);
         }
         b.key = b.compute_key();
+        b.pawn_key = b.compute_pawn_key();
         Ok(b)
     }
 
@@ -236,6 +237,7 @@ impl Board {
         b.chess960 = self.chess960;
         b.update_check_info();
         b.key = b.compute_key();
+        b.pawn_key = b.compute_pawn_key();
         b
     }
 }

@@ -33,6 +33,7 @@ impl Board {
             ep: self.ep,
             halfmove: self.halfmove,
             key: self.key,
+            pawn_key: self.pawn_key,
             checkers: self.checkers,
             pinned: self.pinned,
         }
@@ -52,6 +53,8 @@ impl Board {
         if let Some(ep) = self.ep.take() {
             key ^= zobrist::ep_file(ep.file());
         }
+        // Pawn-key changes: a pawn moving, promoting or being captured.
+        let mut pawn_key = self.pawn_key;
         self.halfmove += 1;
         let mut captured = None;
 
@@ -60,12 +63,17 @@ impl Board {
                 if let Some(cap) = self.squares[to.index()] {
                     self.remove(them, cap, to);
                     key ^= zobrist::piece(them, cap, to);
+                    if cap == Piece::Pawn {
+                        pawn_key ^= zobrist::piece(them, cap, to);
+                    }
                     captured = Some(cap);
                     self.halfmove = 0;
                 }
                 self.shift_piece(us, piece, from, to);
-                key ^= zobrist::piece(us, piece, from) ^ zobrist::piece(us, piece, to);
+                let moved = zobrist::piece(us, piece, from) ^ zobrist::piece(us, piece, to);
+                key ^= moved;
                 if piece == Piece::Pawn {
+                    pawn_key ^= moved;
                     self.halfmove = 0;
                     if to.index() ^ from.index() == 16 {
                         let ep = Square::from_index((from.index() + to.index()) / 2);
@@ -77,6 +85,7 @@ impl Board {
                 }
             }
             MoveKind::Promotion => {
+                // A pawn cannot be captured by a promotion (none stand on the last rank).
                 if let Some(cap) = self.squares[to.index()] {
                     self.remove(them, cap, to);
                     key ^= zobrist::piece(them, cap, to);
@@ -86,15 +95,18 @@ impl Board {
                 self.remove(us, Piece::Pawn, from);
                 self.put(us, promo, to);
                 key ^= zobrist::piece(us, Piece::Pawn, from) ^ zobrist::piece(us, promo, to);
+                pawn_key ^= zobrist::piece(us, Piece::Pawn, from);
                 self.halfmove = 0;
             }
             MoveKind::EnPassant => {
                 let cap_sq = to.ep_victim();
                 self.remove(them, Piece::Pawn, cap_sq);
                 self.shift_piece(us, Piece::Pawn, from, to);
-                key ^= zobrist::piece(them, Piece::Pawn, cap_sq)
+                let pawns = zobrist::piece(them, Piece::Pawn, cap_sq)
                     ^ zobrist::piece(us, Piece::Pawn, from)
                     ^ zobrist::piece(us, Piece::Pawn, to);
+                key ^= pawns;
+                pawn_key ^= pawns;
                 captured = Some(Piece::Pawn);
                 self.halfmove = 0;
             }
@@ -123,6 +135,7 @@ impl Board {
             self.fullmove += 1;
         }
         self.key = key;
+        self.pawn_key = pawn_key;
         self.update_check_info();
         debug_assert!(self.is_consistent());
     }
@@ -175,6 +188,7 @@ impl Board {
         self.ep = u.ep;
         self.halfmove = u.halfmove;
         self.key = u.key;
+        self.pawn_key = u.pawn_key;
         self.checkers = u.checkers;
         self.pinned = u.pinned;
     }

@@ -1,7 +1,8 @@
 //! The position: bitboards per piece and colour, a piece-on-square array, side to move,
 //! castling rights (Chess960-aware: each right remembers its rook's square), en passant,
-//! move counters, an incrementally updated Zobrist key and an undo stack that doubles as the
-//! key history for repetition detection.
+//! move counters, an incrementally updated Zobrist key (and a second one of the pawns alone,
+//! for the evaluation's pawn hash table) and an undo stack that doubles as the key history for
+//! repetition detection.
 
 mod count;
 mod fen;
@@ -33,6 +34,7 @@ struct Undo {
     ep: Option<Square>,
     halfmove: u16,
     key: u64,
+    pawn_key: u64,
     checkers: Bitboard,
     pinned: Bitboard,
 }
@@ -56,6 +58,8 @@ pub struct Board {
     halfmove: u16,
     fullmove: u16,
     key: u64,
+    /// Zobrist key of the pawns alone (both colours); 0 without pawns.
+    pawn_key: u64,
     checkers: Bitboard,
     pinned: Bitboard,
     chess960: bool,
@@ -89,6 +93,7 @@ impl Board {
             halfmove: 0,
             fullmove: 1,
             key: 0,
+            pawn_key: 0,
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
             chess960: false,
@@ -203,6 +208,12 @@ impl Board {
     #[inline(always)]
     pub fn key(&self) -> u64 {
         self.key
+    }
+    /// The Zobrist key of the pawns alone: the XOR of the piece keys of every pawn, so 0
+    /// when there are none. Kept incrementally by make/unmake, like `key`.
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
     }
     #[inline(always)]
     pub fn is_chess960(&self) -> bool {
@@ -327,6 +338,17 @@ impl Board {
         key
     }
 
+    /// The pawn key computed from scratch (the incremental one must always equal it).
+    pub fn compute_pawn_key(&self) -> u64 {
+        let mut key = 0;
+        for c in Color::ALL {
+            for sq in self.colored(c, Piece::Pawn) {
+                key ^= zobrist::piece(c, Piece::Pawn, sq);
+            }
+        }
+        key
+    }
+
     // ---- raw piece placement (no hashing; make/unmake keep the key themselves) ----------
 
     #[inline(always)]
@@ -396,7 +418,7 @@ impl Board {
         false
     }
 
-    /// Checks internal consistency (bitboards, squares array, key); used by debug asserts and tests.
+    /// Checks internal consistency (bitboards, squares array, keys); used by debug asserts and tests.
     pub fn is_consistent(&self) -> bool {
         let mut union = Bitboard::EMPTY;
         for p in Piece::ALL {
@@ -415,7 +437,7 @@ impl Board {
                 return false;
             }
         }
-        self.key == self.compute_key()
+        self.key == self.compute_key() && self.pawn_key == self.compute_pawn_key()
     }
 
     /// Fifty-move rule reached (a mate on the 100th ply takes precedence; the search checks that).

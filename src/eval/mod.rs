@@ -1,55 +1,96 @@
-//! Static evaluation: a hand-written, tapered (middlegame/endgame) evaluation.
+//! Static evaluation: tapered (middlegame/endgame), linear in named, tuned weights, and
+//! written once for both the engine and the tuner.
 //!
-//! Each side is scored in its own frame ([`Side`]): black's bitboards are mirrored
-//! vertically so that every side "moves up" and the same code and tables serve both
-//! colours. White's score minus black's score is then blended by the game phase, scaled
-//! down in obviously drawish material situations, and returned from the point of view the
-//! caller asks for. Because both colours go through identical code, the evaluation is
-//! exactly colour-symmetric: `evaluate(b) == evaluate(&b.mirrored())`.
+//! # Shape
+//! The score is a sum of `weight × feature count` over named weights ([`weights`], listed and
+//! documented in [`layout`]), each weight an `S(mg, eg)` pair. Every term adds its weight
+//! through the `term!` macro, which names the weight at the place the feature is computed:
+//! `term!(acc, PASSED_RANK[r], 1)` adds `weights::PASSED_RANK[r]` and, when tracing, records
+//! one count of flat weight `layout::PASSED_RANK + r`. Two steps are not linear, and both are
+//! handled exactly by the tuner (see their modules): king danger ([`king`]: a linear sum of
+//! "units" put through `max(u,0)²` in the middlegame) and endgame scaling ([`scale`]).
 //!
-//! Terms (every weight is a named constant in [`params`]):
+//! Each side is scored in its own frame ([`Side`]): black's bitboards are mirrored vertically
+//! so that every side "moves up" and one set of tables and code serves both colours. White's
+//! sum minus black's is blended by the game phase, scaled in drawish material situations, and
+//! returned from the point of view the caller asks for. Because both colours go through
+//! identical code, the evaluation is exactly colour-symmetric:
+//! `evaluate(b) == evaluate(&b.mirrored())`.
 //!
-//! - **Material**: the usual piece values; pawns are worth a little more in the endgame,
-//!   where they promote, and rooks/queens gain as the board empties.
-//! - **Piece-square tables** ([`psqt`]), built from small formulas rather than typed in:
-//!   knights and bishops like the centre (bishops also the long diagonals), pawns gain as
-//!   they advance and like the centre files early, rooks like the 7th rank, the queen mildly
-//!   prefers the centre, the king stays home behind its pawns in the middlegame and walks to
-//!   the centre in the endgame. Material is folded into the same table.
-//! - **Mobility**: per knight, bishop, rook and queen, the number of attacked squares not
-//!   occupied by own pieces and not attacked by enemy pawns, through a concave per-type
-//!   table (a trapped piece is bad, the tenth square matters less than the second).
-//! - **Pawn structure** ([`pawns`]): isolated and doubled pawns are penalised, connected
-//!   pawns rewarded; passed pawns get a bonus growing with rank (mostly in the endgame),
-//!   plus endgame bonuses for a free path and for the enemy king being far from them.
-//! - **King safety** (middlegame only): shelter from own pawns on the three files around a
-//!   king on its first two ranks, and a king-attack bonus, quadratic in "attack units",
-//!   when two or more pieces hit the squares around the enemy king.
-//! - **Bishop pair**, **rooks and queens on open / semi-open files**.
-//! - **Tempo**: a small bonus for the side to move.
-//! - **Drawish scaling**: without pawns a lone minor cannot win and a one-minor advantage
-//!   rarely does; lone opposite-coloured bishops halve the advantage.
+//! # One code, two instantiations
+//! The evaluation is generic over a [`Tracer`]. The engine uses [`NoTrace`], whose methods are
+//! empty and whose `ON` is `false`, so every tracing branch compiles away. The tuner uses
+//! [`trace::Trace`], which records, per weight, white's count minus black's, plus the phase,
+//! the king-danger features of each side and the scale case of each possible strong side. A
+//! test checks that `weights · trace` reproduces the engine's value on every position of a
+//! sample, naming the term on a mismatch.
+//!
+//! # Terms
+//! - **Material and placement**: piece values and full 64-square middlegame/endgame tables.
+//! - **Pawn structure** ([`pawns`], cached in a [`PawnTable`]): isolated, doubled, backward and
+//!   connected pawns, passed pawns by rank.
+//! - **Mobility** ([`pieces`]): per piece type, by the number of squares it attacks that hold no
+//!   own piece and are not attacked by enemy pawns.
+//! - **Passed pawns** ([`passed`]): king distances to the stop square, a free path, a safe stop
+//!   square, a blockader, each by rank.
+//! - **King safety** ([`king`]): pawn shelter; king danger from attackers by type, attacks on
+//!   the king zone, weak zone squares, safe and unsafe checks.
+//! - **Threats** ([`threats`]): pieces attacked by pawns, by minors, by rooks, by the king, and
+//!   hanging pieces.
+//! - **Pieces**: bishop pair, rooks and queens on open and semi-open files.
+//! - **Tempo**: the side to move.
+//! - **Endgame scaling** ([`scale`]): pawnless endings, opposite bishops, one or two pawns.
 //!
 //! The middlegame and endgame halves are blended by the game phase (non-pawn material:
-//! N = B = 1, R = 2, Q = 4, 24 = all pieces on the board).
-//!
-//! Everything is computed from scratch from the board's bitboards, with no allocation.
+//! N = B = 1, R = 2, Q = 4, 24 = all pieces on the board). Nothing is allocated.
 
+/// Adds `weights::NAME` (or `weights::NAME[i]`) `n` times to the side being scored and, when
+/// tracing, records `n` counts of its flat index. The weight is named where its feature is
+/// computed, so the code of a term and its weight read together.
+macro_rules! term {
+    ($acc:expr, $name:ident, $n:expr) => {
+        $acc.add($crate::eval::layout::$name, $crate::eval::weights::$name, $n)
+    };
+    ($acc:expr, $name:ident[$i:expr], $n:expr) => {{
+        let i: usize = $i;
+        $acc.add($crate::eval::layout::$name + i, $crate::eval::weights::$name[i], $n)
+    }};
+}
+
+/// `term!` for a king-danger unit: adds to the side's danger units instead of its score.
+macro_rules! danger {
+    ($acc:expr, $name:ident, $n:expr) => {
+        $acc.add_danger($crate::eval::layout::$name, $crate::eval::weights::$name, $n)
+    };
+    ($acc:expr, $name:ident[$i:expr], $n:expr) => {{
+        let i: usize = $i;
+        $acc.add_danger($crate::eval::layout::$name + i, $crate::eval::weights::$name[i], $n)
+    }};
+}
+
+pub mod king;
+pub mod layout;
 pub mod params;
+pub mod passed;
+pub mod pawn_table;
 pub mod pawns;
-pub mod psqt;
+pub mod pieces;
+pub mod scale;
 pub mod score;
+pub mod threats;
+pub mod trace;
+pub mod weights;
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::tables;
-use crate::types::{Color, Piece, Rank, Square};
+use crate::types::{Color, Piece, Square};
 use params::*;
-use psqt::PSQT;
+pub use pawn_table::PawnTable;
 pub use score::S;
+pub use trace::{NoTrace, Tracer};
 
-/// One side's pieces, in that side's own frame: for black every bitboard is flipped
-/// vertically so that its pawns move up the board, as white's do.
+/// One side's pieces in its own frame: for black every bitboard is flipped vertically so that
+/// its pawns move up the board, as white's do.
 #[derive(Copy, Clone)]
 pub struct Side {
     pub pawns: Bitboard,
@@ -59,8 +100,6 @@ pub struct Side {
     pub queens: Bitboard,
     pub king: Square,
     pub all: Bitboard,
-    /// Files holding at least one of these pawns (the same in both frames).
-    pub pawn_files: u64,
 }
 
 impl Side {
@@ -75,11 +114,10 @@ impl Side {
             queens: board.colored(c, Piece::Queen),
             king: board.king_sq(c),
             all: board.color(c),
-            pawn_files: pawns::file_fill(board.colored(c, Piece::Pawn).raw()),
         }
     }
 
-    /// The same pieces mirrored vertically (black's frame).
+    /// The same pieces mirrored vertically (black's frame, or white seen from it).
     #[inline(always)]
     fn flipped(&self) -> Side {
         Side {
@@ -90,7 +128,116 @@ impl Side {
             queens: self.queens.flip_vertical(),
             king: self.king.flip_rank(),
             all: self.all.flip_vertical(),
-            pawn_files: self.pawn_files,
+        }
+    }
+
+    /// The set of this side's pieces of type `p`.
+    #[inline(always)]
+    pub fn of(&self, p: Piece) -> Bitboard {
+        match p {
+            Piece::Pawn => self.pawns,
+            Piece::Knight => self.knights,
+            Piece::Bishop => self.bishops,
+            Piece::Rook => self.rooks,
+            Piece::Queen => self.queens,
+            Piece::King => self.king.bb(),
+        }
+    }
+}
+
+/// What one side attacks, in its own frame, gathered while scoring its pieces and used by the
+/// terms that look at both sides (threats, king danger, passed pawns).
+#[derive(Copy, Clone, Default)]
+pub struct Attacks {
+    /// Squares attacked by our pieces of each type, by `Piece::index()`.
+    pub by: [Bitboard; 6],
+    /// Squares attacked by anything of ours.
+    pub all: Bitboard,
+    /// Squares attacked at least twice (two pawns, or two pieces, or a pawn and a piece).
+    pub twice: Bitboard,
+    /// Our knights, bishops, rooks and queens attacking the enemy king zone, by piece index.
+    pub zone_attackers: [i32; 6],
+    /// The attacks of those pieces on zone squares, summed over the pieces.
+    pub zone_attacks: i32,
+}
+
+impl Attacks {
+    /// The same attacks seen from the other side's frame.
+    #[inline(always)]
+    fn flipped(&self) -> Attacks {
+        let mut a = *self;
+        for b in a.by.iter_mut() {
+            *b = b.flip_vertical();
+        }
+        a.all = a.all.flip_vertical();
+        a.twice = a.twice.flip_vertical();
+        a
+    }
+}
+
+/// The running sums of the side being scored: its score and its king-danger units (as the
+/// attacker). Terms add to it through `term!` and `danger!`; `take` hands the sums over when
+/// the side is done.
+pub struct Acc<'t, T: Tracer> {
+    score: S,
+    danger: S,
+    color: Color,
+    tracer: &'t mut T,
+}
+
+impl<'t, T: Tracer> Acc<'t, T> {
+    #[inline(always)]
+    fn new(tracer: &'t mut T) -> Self {
+        Acc { score: S::ZERO, danger: S::ZERO, color: Color::White, tracer }
+    }
+
+    /// Scores `c` from now on (call `take` first when switching from another side).
+    #[inline(always)]
+    fn side(&mut self, c: Color) -> &mut Self {
+        self.color = c;
+        self
+    }
+
+    /// The score gathered since the last `take`; starts the next side from zero.
+    #[inline(always)]
+    fn take(&mut self) -> S {
+        let s = self.score;
+        self.score = S::ZERO;
+        self.danger = S::ZERO;
+        s
+    }
+
+    /// `n` counts of weight `w` (flat index `index`) for the side being scored.
+    #[inline(always)]
+    pub fn add(&mut self, index: usize, w: S, n: i32) {
+        let added = w * n;
+        self.score += added;
+        if T::ON {
+            self.tracer.linear(self.color, index, n, added);
+        }
+    }
+
+    /// `n` counts of king-danger unit weight `w` for the side being scored (the attacker).
+    #[inline(always)]
+    pub fn add_danger(&mut self, index: usize, w: S, n: i32) {
+        self.danger += w * n;
+        if T::ON {
+            self.tracer.danger(self.color, index, n);
+        }
+    }
+
+    /// The danger units the side being scored has gathered so far.
+    #[inline(always)]
+    pub fn danger_units(&self) -> S {
+        self.danger
+    }
+
+    /// Adds the (non-linear) king-danger bonus of the side being scored.
+    #[inline(always)]
+    pub fn add_danger_bonus(&mut self, bonus: S) {
+        self.score += bonus;
+        if T::ON {
+            self.tracer.danger_bonus(self.color, self.danger, bonus);
         }
     }
 }
@@ -106,51 +253,17 @@ pub fn phase(board: &Board) -> i32 {
     p.min(PHASE_TOTAL)
 }
 
-/// The evaluation from the side to move's point of view (positive = good for it), in
-/// centipawns, including the tempo bonus.
-#[inline]
-pub fn evaluate(board: &Board) -> i32 {
-    let v = evaluate_white(board);
-    let v = if board.side_to_move() == Color::White { v } else { -v };
-    v + TEMPO
-}
-
-/// The evaluation from white's point of view, without tempo.
-///
-/// Portable builds (no `target-cpu`) lack the `popcnt` instruction, and the evaluation
-/// counts bits a lot (mobility, pawn terms); so on x86-64 the same code is also compiled
-/// with `popcnt` enabled and picked at run time when the CPU has it (it always does on
-/// anything from the last fifteen years). The detection result is cached by std.
-#[inline]
-pub fn evaluate_white(board: &Board) -> i32 {
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
-    {
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU supports popcnt, checked just above.
-            return unsafe { evaluate_white_popcnt(board) };
-        }
-    }
-    evaluate_white_impl(board)
-}
-
-#[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
-#[target_feature(enable = "popcnt")]
-unsafe fn evaluate_white_popcnt(board: &Board) -> i32 {
-    evaluate_white_impl(board)
-}
-
+/// The last step of every evaluation: `s` (white's view) blended by `phase`, then scaled by
+/// the factor (`scale_of(strong)`, out of `SCALE_NORMAL`) of the side the blend favours. Integer
+/// division truncates toward zero, so the result of `-s` is exactly the negation.
 #[inline(always)]
-fn evaluate_white_impl(board: &Board) -> i32 {
-    let white = Side::new(board, Color::White);
-    let black = Side::new(board, Color::Black);
-    // Black is scored in its own (flipped) frame, against white as seen from there.
-    let s = side_score(&white, &black) - side_score(&black.flipped(), &white.flipped());
-    let v = s.taper(phase(board), PHASE_TOTAL);
+pub fn finish(s: S, phase: i32, scale_of: impl FnOnce(Color) -> i32) -> i32 {
+    let v = s.taper(phase, PHASE_TOTAL);
     if v == 0 {
         return 0;
     }
     let strong = if v > 0 { Color::White } else { Color::Black };
-    let f = scale_factor(board, strong);
+    let f = scale_of(strong);
     if f == SCALE_NORMAL {
         v
     } else {
@@ -158,159 +271,159 @@ fn evaluate_white_impl(board: &Board) -> i32 {
     }
 }
 
-/// Sum of material + placement of one piece set.
+/// The evaluation, from white's point of view, including the side to move's tempo.
+///
+/// 1. Both sides in their own frames, and each as the other sees it.
+/// 2. Pawn structure, from the pawn hash table when one is given (and nothing is traced).
+/// 3. First pass per side: material, placement, mobility, bishop pair, rook and queen files;
+///    it also gathers what the side attacks.
+/// 4. Second pass per side, with both sides' attacks known: passed pawns, king shelter and
+///    danger, threats.
+/// 5. Tempo, then phase blend and endgame scaling.
 #[inline(always)]
-fn psqt_sum(p: Piece, set: Bitboard) -> S {
-    let mut s = S::ZERO;
-    for sq in set {
-        s += PSQT[p.index()][sq.index()];
-    }
-    s
-}
+fn evaluate_impl<T: Tracer>(board: &Board, table: Option<&mut PawnTable>, tracer: &mut T) -> i32 {
+    // 1.
+    let white = Side::new(board, Color::White);
+    let black_seen_by_white = Side::new(board, Color::Black);
+    let black = black_seen_by_white.flipped();
+    let white_seen_by_black = white.flipped();
+    let mut acc = Acc::new(tracer);
 
-/// Everything scored for `us` (in its own frame, moving up) against `them` (same frame).
-#[inline(always)]
-fn side_score(us: &Side, them: &Side) -> S {
-    let occ = us.all | them.all;
-    // Material and placement of pawns and king here; the other pieces in the loop below.
-    let mut s = psqt_sum(Piece::Pawn, us.pawns) + PSQT[Piece::King.index()][us.king.index()];
-
-    // Mobility: squares a piece attacks that are neither occupied by our own pieces nor
-    // attacked by enemy pawns (moving there would just lose the piece), counted per piece
-    // and looked up in a concave per-type table.
-    //
-    // King attack, gathered in the same loop: pieces hitting the enemy king zone.
-    let area = !(us.all | Bitboard::from_raw(pawns::attacks_down(them.pawns.raw())));
-    let zone = tables::king_attacks(them.king) | them.king.bb();
-    let mut attackers = 0;
-    let mut units = 0;
-    macro_rules! piece_terms {
-        ($set:expr, $piece:expr, $table:expr, $attacks:expr) => {
-            for sq in $set {
-                s += PSQT[$piece.index()][sq.index()];
-                let att: Bitboard = $attacks(sq);
-                s += $table[(att & area).count() as usize];
-                // Branch-free: whether a piece hits the zone is hard to predict.
-                let hits = (att & zone).count() as i32;
-                let touches = (hits != 0) as i32;
-                attackers += touches;
-                units += touches * KING_ATTACK_WEIGHT[$piece.index()] + hits;
-            }
-        };
-    }
-    piece_terms!(us.knights, Piece::Knight, KNIGHT_MOBILITY, tables::knight_attacks);
-    piece_terms!(us.bishops, Piece::Bishop, BISHOP_MOBILITY, |sq| tables::bishop_attacks(sq, occ));
-    piece_terms!(us.rooks, Piece::Rook, ROOK_MOBILITY, |sq| tables::rook_attacks(sq, occ));
-    piece_terms!(us.queens, Piece::Queen, QUEEN_MOBILITY, |sq| tables::queen_attacks(sq, occ));
-
-    // King attack: only a coordinated attack (two or more pieces) counts; the bonus grows
-    // quadratically with the attack units and is a middlegame term only.
-    if attackers >= KING_ATTACK_MIN_ATTACKERS {
-        s += S((units * units * KING_ATTACK_SCALE / 16).min(KING_ATTACK_MAX), 0);
-    }
-
-    // Bishop pair: two bishops cover both square colours and grow stronger as the board
-    // opens up (bigger in the endgame).
-    if us.bishops.several() {
-        s += BISHOP_PAIR;
-    }
-
-    // Rooks (and, less, queens) on files without own pawns: open (no pawns at all) or
-    // semi-open (only enemy pawns, which the rook can attack).
-    if (us.rooks | us.queens).any() {
-        let (own_files, their_files) = (us.pawn_files, them.pawn_files);
-        for sq in us.rooks {
-            let b = sq.bb().raw();
-            if b & own_files == 0 {
-                s += if b & their_files == 0 { ROOK_OPEN_FILE } else { ROOK_SEMI_OPEN_FILE };
-            }
+    // 2.
+    let (mut s, passed) = match table {
+        Some(table) if !T::ON => {
+            let entry = table.probe(board.pawn_key(), || pawns::entry(&white, &black));
+            (entry.score, entry.passed)
         }
-        for sq in us.queens {
-            let b = sq.bb().raw();
-            if b & own_files == 0 {
-                s += if b & their_files == 0 { QUEEN_OPEN_FILE } else { QUEEN_SEMI_OPEN_FILE };
-            }
+        _ => pawns::evaluate(&white, &black, &mut acc),
+    };
+
+    // 3.
+    let white_attacks = pieces::evaluate(&white, &black_seen_by_white, acc.side(Color::White));
+    s += acc.take();
+    let black_attacks = pieces::evaluate(&black, &white_seen_by_black, acc.side(Color::Black));
+    s -= acc.take();
+
+    // 4.
+    let black_attacks_seen_by_white = black_attacks.flipped();
+    second_pass(&white, &black_seen_by_white, passed[0], &white_attacks, &black_attacks_seen_by_white, acc.side(Color::White));
+    s += acc.take();
+    let white_attacks_seen_by_black = white_attacks.flipped();
+    second_pass(&black, &white_seen_by_black, passed[1], &black_attacks, &white_attacks_seen_by_black, acc.side(Color::Black));
+    s -= acc.take();
+
+    // 5.
+    let stm = board.side_to_move();
+    term!(acc.side(stm), TEMPO, 1);
+    s += acc.take() * stm.sign();
+    let phase = phase(board);
+    if T::ON {
+        acc.tracer.total(s);
+        acc.tracer.phase(phase);
+        for c in Color::ALL {
+            acc.tracer.scale(c, scale::scale_case(board, c));
         }
     }
-
-    s += king_shelter(us);
-    s += pawns::pawn_structure(us, them, occ);
-    s
+    finish(s, phase, |strong| scale::scale_case(board, strong).factor())
 }
 
-/// King shelter (middlegame only): while the king is on its first two ranks, each of the
-/// files around it (its own file and the neighbours) is checked for an own pawn in front
-/// of the king: one rank ahead is best, two ranks ahead is good, a pawn pushed further is
-/// a small minus and no pawn at all on that file ahead of the king is penalised (an open
-/// line towards the king).
+/// The terms that need both sides' attacks, for `us` against `them` (our frame).
 #[inline(always)]
-fn king_shelter(us: &Side) -> S {
-    let k = us.king;
-    let kr = k.rank().index() as u8;
-    if kr > SHELTER_MAX_KING_RANK {
-        return S::ZERO;
-    }
-    // Branch-free, with popcounts over the (two or three) files around the king.
-    let ahead = !0u64 << (8 * (kr as u32 + 1));
-    let kfile = Bitboard::file(k.file()).raw();
-    let files = kfile | pawns::west(kfile) | pawns::east(kfile);
-    let shield = us.pawns.raw() & files & ahead;
-    let one = shield & Bitboard::rank(Rank::from_index(kr as usize + 1)).raw();
-    let two = shield & Bitboard::rank(Rank::from_index(kr as usize + 2)).raw() & !(one << 8);
-    let covered = (pawns::south_fill(shield) & Bitboard::RANK_1.raw()).count_ones() as i32;
-    let n_files = (files & Bitboard::RANK_1.raw()).count_ones() as i32;
-    let (n1, n2) = (one.count_ones() as i32, two.count_ones() as i32);
-    let mg = n1 * SHELTER_ONE_AHEAD
-        + n2 * SHELTER_TWO_AHEAD
-        + (covered - n1 - n2) * SHELTER_FAR
-        + (n_files - covered) * SHELTER_MISSING;
-    S(mg, 0)
+fn second_pass<T: Tracer>(us: &Side, them: &Side, passed: Bitboard, ours: &Attacks, theirs: &Attacks, acc: &mut Acc<T>) {
+    passed::evaluate(us, them, passed, theirs, acc);
+    king::shelter(us, acc);
+    king::danger(us, them, ours, theirs, acc);
+    threats::evaluate(them, ours, theirs, acc);
 }
 
-/// Non-pawn material of one side, in middlegame units.
-#[inline(always)]
-fn non_pawn_material(board: &Board, c: Color) -> i32 {
-    let mut m = 0;
-    for p in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
-        m += board.colored(c, p).count() as i32 * MATERIAL[p.index()].mg();
-    }
-    m
-}
-
-/// Drawish-endgame scaling, out of `SCALE_NORMAL`, for an advantage of `strong`:
-/// without pawns, a side with a single minor piece cannot win at all, two knights
-/// (practically) cannot, and being at most a minor piece ahead (rook v minor, rook+minor v
-/// rook, ...) is usually a draw. Lone opposite-coloured bishops halve the advantage.
-#[inline(always)]
-fn scale_factor(board: &Board, strong: Color) -> i32 {
-    let weak = strong.flip();
-    if board.colored(strong, Piece::Pawn).is_empty() {
-        let heavy = board.colored(strong, Piece::Rook) | board.colored(strong, Piece::Queen);
-        let knights = board.colored(strong, Piece::Knight);
-        let bishops = board.colored(strong, Piece::Bishop);
-        if heavy.is_empty() {
-            if (knights | bishops).count() <= 1 {
-                return SCALE_CANNOT_WIN;
-            }
-            if bishops.is_empty() && knights.count() <= 2 {
-                return SCALE_ONLY_KNIGHTS;
-            }
-        }
-        if non_pawn_material(board, strong) - non_pawn_material(board, weak) <= SCALE_MINOR_MARGIN {
-            return SCALE_MINOR_UP_NO_PAWNS;
-        }
-    }
-    let bishops = board.pieces(Piece::Bishop);
-    let others = board.pieces(Piece::Knight) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
-    if others.is_empty()
-        && board.colored(strong, Piece::Bishop).count() == 1
-        && board.colored(weak, Piece::Bishop).count() == 1
+/// `evaluate_impl`, compiled twice on x86-64 portable builds: plain, and with the `popcnt`
+/// instruction enabled, picked at run time when the CPU has it (every x86-64 CPU of the last
+/// fifteen years; std caches the detection). The evaluation counts bits a lot.
+#[inline]
+fn dispatch<T: Tracer>(board: &Board, table: Option<&mut PawnTable>, tracer: &mut T) -> i32 {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
     {
-        const DARK: u64 = 0xAA55_AA55_AA55_AA55;
-        let dark = bishops.raw() & DARK;
-        if dark != 0 && dark != bishops.raw() {
-            return SCALE_OPPOSITE_BISHOPS;
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU supports popcnt, checked just above.
+            return unsafe { evaluate_popcnt(board, table, tracer) };
         }
     }
-    SCALE_NORMAL
+    evaluate_impl(board, table, tracer)
+}
+
+#[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+#[target_feature(enable = "popcnt")]
+unsafe fn evaluate_popcnt<T: Tracer>(board: &Board, table: Option<&mut PawnTable>, tracer: &mut T) -> i32 {
+    evaluate_impl(board, table, tracer)
+}
+
+/// The evaluation from the side to move's point of view (positive = good for it), in
+/// centipawns, computed from scratch (no pawn hash table).
+#[inline]
+pub fn evaluate(board: &Board) -> i32 {
+    to_side_to_move(board, evaluate_white(board))
+}
+
+/// The evaluation from white's point of view (tempo included), without a pawn hash table.
+#[inline]
+pub fn evaluate_white(board: &Board) -> i32 {
+    dispatch(board, None, &mut NoTrace)
+}
+
+/// The evaluation from white's point of view, recording its features into `tracer`.
+pub fn evaluate_traced<T: Tracer>(board: &Board, tracer: &mut T) -> i32 {
+    dispatch(board, None, tracer)
+}
+
+#[inline(always)]
+fn to_side_to_move(board: &Board, white_view: i32) -> i32 {
+    if board.side_to_move() == Color::White {
+        white_view
+    } else {
+        -white_view
+    }
+}
+
+/// The engine's evaluator: the evaluation with a pawn hash table. Each search thread owns one.
+pub struct Evaluator {
+    pawns: PawnTable,
+}
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Evaluator::new()
+    }
+}
+
+impl Evaluator {
+    pub fn new() -> Evaluator {
+        Evaluator::with_pawn_table_bits(PAWN_TABLE_BITS)
+    }
+
+    /// An evaluator whose pawn table has `2^bits` entries.
+    pub fn with_pawn_table_bits(bits: u32) -> Evaluator {
+        Evaluator { pawns: PawnTable::new(bits) }
+    }
+
+    /// The evaluation from the side to move's point of view; equal to [`evaluate`].
+    #[inline]
+    pub fn evaluate(&mut self, board: &Board) -> i32 {
+        to_side_to_move(board, self.evaluate_white(board))
+    }
+
+    /// The evaluation from white's point of view; equal to [`evaluate_white`].
+    #[inline]
+    pub fn evaluate_white(&mut self, board: &Board) -> i32 {
+        dispatch(board, Some(&mut self.pawns), &mut NoTrace)
+    }
+
+    /// The pawn hash table (for its hit statistics).
+    pub fn pawn_table(&self) -> &PawnTable {
+        &self.pawns
+    }
+
+    /// Empties the pawn hash table and zeroes its statistics.
+    pub fn clear(&mut self) {
+        self.pawns.clear();
+    }
 }

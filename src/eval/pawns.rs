@@ -1,14 +1,20 @@
-//! Pawn structure and passed pawns, computed set-wise with fills on the side's own frame
-//! (the side to score always moves "up"; see `Side`).
+//! Pawn structure: everything that depends on the pawns alone, computed set-wise with fills in
+//! each side's own frame (the side scored always moves "up"; see [`Side`]). Because it depends
+//! on nothing else, the engine caches the result in a [`super::PawnTable`] keyed by the
+//! board's pawn key; a trace always computes it afresh.
+//!
+//! The bitboard helpers here (fills, shifts, pawn attacks, distance) serve the other terms too.
 
-use super::params::*;
+use super::pawn_table::PawnEntry;
+use super::trace::NoTrace;
 use super::score::S;
-use super::Side;
+use super::{Acc, Side, Tracer};
 use crate::bitboard::Bitboard;
-use crate::types::Square;
+use crate::types::{Color, Piece, Square};
 
-const NOT_A: u64 = !Bitboard::FILE_A.raw();
-const NOT_H: u64 = !Bitboard::FILE_H.raw();
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const NOT_A: u64 = !FILE_A;
+const NOT_H: u64 = !(FILE_A << 7);
 
 /// Everything on the squares of `b` and above them (towards rank 8).
 #[inline(always)]
@@ -32,11 +38,13 @@ pub fn file_fill(b: u64) -> u64 {
     north_fill(south_fill(b))
 }
 
+/// `b` moved one file towards a.
 #[inline(always)]
 pub fn west(b: u64) -> u64 {
     (b & NOT_A) >> 1
 }
 
+/// `b` moved one file towards h.
 #[inline(always)]
 pub fn east(b: u64) -> u64 {
     (b & NOT_H) << 1
@@ -48,6 +56,12 @@ pub fn attacks_up(b: u64) -> u64 {
     (b & NOT_A) << 7 | (b & NOT_H) << 9
 }
 
+/// Squares attacked by two pawns moving up the board.
+#[inline(always)]
+pub fn double_attacks_up(b: u64) -> u64 {
+    (b & NOT_A) << 7 & (b & NOT_H) << 9
+}
+
 /// Squares attacked by pawns moving down the board.
 #[inline(always)]
 pub fn attacks_down(b: u64) -> u64 {
@@ -57,39 +71,73 @@ pub fn attacks_down(b: u64) -> u64 {
 /// King (Chebyshev) distance between two squares.
 #[inline(always)]
 pub fn distance(a: Square, b: Square) -> i32 {
-    let df = (a.file().index() as i32 - b.file().index() as i32).abs();
-    let dr = (a.rank().index() as i32 - b.rank().index() as i32).abs();
+    let (a, b) = (a.index() as i32, b.index() as i32);
+    let df = ((a & 7) - (b & 7)).abs();
+    let dr = ((a >> 3) - (b >> 3)).abs();
     df.max(dr)
 }
 
-/// Pawn structure of `us` (which moves up) against `them`:
-///
-/// - **Isolated** pawns (no own pawn on a neighbouring file) are weak: they cannot be
-///   defended by pawns and the square in front of them is a hole.
-/// - **Doubled** pawns (an own pawn behind on the same file) are penalised per extra pawn;
-///   they cannot defend each other and the rear one is hard to advance. Mostly an endgame
-///   weakness.
-/// - **Connected** pawns (defended by a pawn, or side by side) get a small bonus.
-/// - **Passed** pawns (no enemy pawn ahead on the same or a neighbouring file, and not
-///   behind an own pawn) get a bonus growing steeply with their rank, larger in the
-///   endgame. In the endgame they also gain when the enemy king is far from the stop
-///   square (and lose a little when our own king is far), weighted by rank, and gain when
-///   nothing at all stands on the path to promotion.
+/// Rank of a square in its own frame (0 = back rank).
 #[inline(always)]
-pub fn pawn_structure(us: &Side, them: &Side, occ: Bitboard) -> S {
-    let ours = us.pawns.raw();
-    let theirs = them.pawns.raw();
-    let mut s = S::ZERO;
+pub fn rank_of(sq: Square) -> usize {
+    sq.index() >> 3
+}
 
-    let files = us.pawn_files;
+/// The pawn terms of both sides (white and black, each in its own frame): white's score
+/// minus black's, and the passed pawns of each side in its own frame.
+#[inline(always)]
+pub fn evaluate<T: Tracer>(white: &Side, black: &Side, acc: &mut Acc<T>) -> (S, [Bitboard; 2]) {
+    let w = side_terms(white.pawns, black.pawns.flip_vertical(), acc.side(Color::White));
+    let s = acc.take();
+    let b = side_terms(black.pawns, white.pawns.flip_vertical(), acc.side(Color::Black));
+    (s - acc.take(), [w, b])
+}
+
+/// The pawn hash table entry of a position: its pawn score (white's minus black's) and passed
+/// pawns, computed without tracing. With no pawns at all this is the all-zero entry.
+#[inline(always)]
+pub fn entry(white: &Side, black: &Side) -> PawnEntry {
+    let (score, passed) = evaluate(white, black, &mut Acc::new(&mut NoTrace));
+    PawnEntry { key: 0, score, passed }
+}
+
+/// The pawn terms of one side, `ours` moving up against `theirs` (same frame):
+///
+/// - **Material and placement** of every pawn.
+/// - **Isolated** pawns (no own pawn on a neighbouring file) cannot be defended by pawns and
+///   the square in front of them is a hole.
+/// - **Doubled** pawns (an own pawn behind on the same file) cannot defend each other and the
+///   rear one is hard to advance.
+/// - **Backward** pawns cannot be defended by a neighbouring pawn (none stands level or behind
+///   on the files beside it) and cannot advance safely (an enemy pawn hits the stop square).
+/// - **Connected** pawns (defended by a pawn, or side by side) by rank: a chain or phalanx
+///   grows stronger as it advances.
+/// - **Passed** pawns (no enemy pawn ahead on the same or a neighbouring file, and no own pawn
+///   ahead on the file) by rank; the terms that depend on other pieces are in `passed.rs`.
+#[inline(always)]
+fn side_terms<T: Tracer>(ours: Bitboard, theirs: Bitboard, acc: &mut Acc<T>) -> Bitboard {
+    term!(acc, MATERIAL[Piece::Pawn.index()], ours.count() as i32);
+    for sq in ours {
+        term!(acc, PAWN_PSQT[sq.index()], 1);
+    }
+    let (ours, theirs) = (ours.raw(), theirs.raw());
+
+    let files = file_fill(ours);
     let isolated = ours & !(west(files) | east(files));
-    s += ISOLATED * isolated.count_ones() as i32;
+    term!(acc, ISOLATED, isolated.count_ones() as i32);
 
     let doubled = ours & north_fill(ours << 8);
-    s += DOUBLED * doubled.count_ones() as i32;
+    term!(acc, DOUBLED, doubled.count_ones() as i32);
+
+    let supportable = north_fill(west(ours) | east(ours));
+    let stop_attacked = attacks_down(theirs) >> 8;
+    let backward = ours & !supportable & stop_attacked & !isolated;
+    term!(acc, BACKWARD, backward.count_ones() as i32);
 
     let connected = ours & (attacks_up(ours) | west(ours) | east(ours));
-    s += CONNECTED * connected.count_ones() as i32;
+    for sq in Bitboard::from_raw(connected) {
+        term!(acc, CONNECTED[rank_of(sq)], 1);
+    }
 
     // Squares in front of their pawns (they move down), widened to the neighbouring files.
     let their_front = south_fill(theirs >> 8);
@@ -97,18 +145,38 @@ pub fn pawn_structure(us: &Side, them: &Side, occ: Bitboard) -> S {
     let behind_own = south_fill(ours >> 8);
     let passed = Bitboard::from_raw(ours & !their_span & !behind_own);
     for sq in passed {
-        let r = sq.rank().index();
-        s += PASSED_RANK[r];
-        // A pawn stands on ranks 1..=6, so the stop square exists.
-        let stop = Square::from_index(sq.index() + 8);
-        let w = PASSED_KING_RANK_WEIGHT[r];
-        let kd = PASSED_THEIR_KING_DIST_EG * distance(them.king, stop)
-            - PASSED_OUR_KING_DIST_EG * distance(us.king, stop);
-        let mut eg = w * kd;
-        if north_fill(stop.bb().raw()) & occ.raw() == 0 {
-            eg += PASSED_FREE_PATH_EG[r];
-        }
-        s += S(0, eg);
+        term!(acc, PASSED_RANK[rank_of(sq)], 1);
     }
-    s
+    passed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    fn sides(fen: &str) -> (Side, Side) {
+        let b = Board::from_fen(fen).unwrap();
+        let w = Side::new(&b, Color::White);
+        (w, Side::new(&b, Color::Black).flipped())
+    }
+
+    #[test]
+    fn no_pawns_is_the_zero_entry() {
+        // The pawn table starts zeroed; key 0 is the pawn key of a pawnless position, so a
+        // zeroed slot must be exactly that position's entry.
+        let (w, b) = sides("4k3/8/8/3q4/8/8/2N2B2/4K3 b - - 0 1");
+        let e = entry(&w, &b);
+        assert_eq!((e.score, e.passed), (S::ZERO, [Bitboard::EMPTY; 2]));
+    }
+
+    #[test]
+    fn backward_and_passed_sets() {
+        // White a4, c3, d4 against black b5: b5 watches a4 and c3, so only d4 is passed.
+        let (w, b) = sides("4k3/8/8/1p6/P2P4/2P5/8/4K3 w - - 0 1");
+        let e = entry(&w, &b);
+        assert_eq!(e.passed[0], "d4".parse::<Square>().unwrap().bb());
+        // Black's b5 (b4 in black's own frame) meets a4 and c3 on its path: not passed.
+        assert!(e.passed[1].is_empty());
+    }
 }

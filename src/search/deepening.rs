@@ -21,7 +21,10 @@ impl Searcher {
         self.stopped = false;
         self.time = TimeLimits::from_clock(&limits.clock, limits.move_overhead_ms);
         self.limits = limits;
-        self.tt.new_search();
+        self.progress.store(0, Ordering::Relaxed);
+        if self.owns_tt_age {
+            self.tt.new_search();
+        }
         self.history.age();
 
         // Root moves: all legal moves, or those `searchmoves` allows.
@@ -55,12 +58,19 @@ impl Searcher {
         let mut prev_scores = vec![0i32; multipv];
 
         'deepening: for depth in 1..=max_depth {
+            // Lazy SMP: helpers skip some depths so that they spread over several.
+            if self.thread_id > 0 {
+                let i = (self.thread_id - 1) % SMP_SKIP_SIZE.len();
+                if ((depth + SMP_SKIP_PHASE[i]) / SMP_SKIP_SIZE[i]) % 2 == 1 && depth < max_depth {
+                    continue;
+                }
+            }
             // MultiPV: each line is searched with the better lines' first moves excluded;
             // the lines are then reported best first.
             self.root_excluded.clear();
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(multipv);
-            for pv_idx in 0..multipv {
-                let (score, bound_ok) = self.aspiration(depth, prev_scores[pv_idx], pv_idx, reporter);
+            for (pv_idx, &prev) in prev_scores.iter().enumerate() {
+                let (score, bound_ok) = self.aspiration(depth, prev, pv_idx, reporter);
                 if self.stopped && !bound_ok {
                     break;
                 }
@@ -110,6 +120,7 @@ impl Searcher {
             }
         }
 
+        self.progress.store(self.stats.nodes, Ordering::Relaxed);
         let ponder = best_pv.get(1).copied().or_else(|| self.ponder_from_tt(best));
         SearchResult {
             best,

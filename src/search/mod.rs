@@ -28,20 +28,23 @@ pub mod params;
 mod pv;
 mod qsearch;
 mod report;
+pub mod threads;
 pub mod time;
 pub mod tt;
 
 pub use limits::{Control, Limits, Options};
 pub use report::{Report, Reporter, Score, SearchResult, Silent, Stats};
 pub use tt::Bound;
+pub use threads::ThreadPool;
 
 use crate::board::Board;
+use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::types::Piece;
 use history::History;
 use params::*;
 use pv::PvTable;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use time::TimeLimits;
@@ -70,6 +73,15 @@ pub struct Searcher {
     start: Instant,
     stopped: bool,
     root_excluded: Vec<Move>,
+    /// 0 for the main thread (and a lone searcher); helper threads of the pool count from 1.
+    thread_id: usize,
+    /// This searcher's node count, published every `CHECK_EVERY` nodes for `info nodes`.
+    progress: Arc<AtomicU64>,
+    /// Does this searcher start a new table age at each search? A pool does it once for
+    /// all its threads instead.
+    owns_tt_age: bool,
+    /// The evaluation with this thread's own pawn hash table.
+    evaluator: Evaluator,
 }
 
 impl Searcher {
@@ -88,7 +100,27 @@ impl Searcher {
             start: Instant::now(),
             stopped: false,
             root_excluded: Vec::new(),
+            thread_id: 0,
+            progress: Arc::new(AtomicU64::new(0)),
+            owns_tt_age: true,
+            evaluator: Evaluator::new(),
         }
+    }
+
+    /// Makes this a thread of a pool: `id` 0 is the main thread, helpers count from 1.
+    pub(crate) fn join_pool(&mut self, id: usize) {
+        self.thread_id = id;
+        self.owns_tt_age = false;
+    }
+
+    /// The published node count of the running (or last) search.
+    pub(crate) fn progress(&self) -> Arc<AtomicU64> {
+        self.progress.clone()
+    }
+
+    /// The evaluator (for its pawn hash table statistics).
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
     }
 
     /// Uses another hash table (after a `Hash` change).
@@ -124,13 +156,13 @@ impl Searcher {
                 return;
             }
         }
-        if self.stats.nodes % CHECK_EVERY == 0
-            && !self.limits.infinite
-            && !self.control.pondering.load(Ordering::Relaxed)
-        {
-            if let Some(hard) = self.time.hard {
-                if self.start.elapsed() >= hard {
-                    self.stopped = true;
+        if self.stats.nodes.is_multiple_of(CHECK_EVERY) {
+            self.progress.store(self.stats.nodes, Ordering::Relaxed);
+            if !self.limits.infinite && !self.control.pondering.load(Ordering::Relaxed) {
+                if let Some(hard) = self.time.hard {
+                    if self.start.elapsed() >= hard {
+                        self.stopped = true;
+                    }
                 }
             }
         }

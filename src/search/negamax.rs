@@ -6,7 +6,6 @@ use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, Mo
 use super::params::*;
 use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
 use super::Searcher;
-use crate::eval::evaluate;
 use crate::moves::Move;
 use crate::see::see_ge;
 use once_cell::sync::Lazy;
@@ -51,7 +50,7 @@ impl Searcher {
                 return 0;
             }
             if ply >= MAX_PLY {
-                return if in_check { 0 } else { evaluate(&self.board) };
+                return if in_check { 0 } else { self.evaluator.evaluate(&self.board) };
             }
             // Step 4. Mate distance pruning: no line here can beat a mate already found nearer the root.
             alpha = alpha.max(-MATE + ply as i32);
@@ -77,14 +76,12 @@ impl Searcher {
                 return s;
             }
         }
-        if root {
-            if !self.root_excluded.is_empty() || !self.limits.searchmoves.contains(&tt_move) {
-                tt_move = Move::NULL;
-            }
+        if root && (!self.root_excluded.is_empty() || !self.limits.searchmoves.contains(&tt_move)) {
+            tt_move = Move::NULL;
         }
 
         // Step 6. Static evaluation, and whether it improves on two plies ago.
-        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| evaluate(&self.board), |e| e.eval) };
+        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluator.evaluate(&self.board), |e| e.eval) };
         // A stored bound on the score may sharpen the evaluation.
         let eval = match tt_entry {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
@@ -255,7 +252,7 @@ impl Searcher {
         }
 
         let bound = bound_of(best_score, beta, alpha > orig_alpha);
-        if !(root && !self.root_excluded.is_empty()) {
+        if !root || self.root_excluded.is_empty() {
             self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), depth, bound);
         }
         best_score

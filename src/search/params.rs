@@ -119,3 +119,11 @@ pub const SOFT_STOP_FRACTION: f64 = 0.6;
 /// With a single legal move under a clock, the search stops after this depth (deep enough
 /// for a ponder move and a sensible score).
 pub const SINGLE_REPLY_DEPTH: i32 = 4;
+
+/// Lazy SMP: helper thread `i` (1-based) uses pattern `(i - 1) % 20` and skips every depth
+/// `d` with `((d + phase) / size)` odd, so the helpers spread over neighbouring depths
+/// instead of all searching the same tree.
+pub const SMP_SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+pub const SMP_SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+/// Thread vote: a thread's move gets `(score - lowest score + base) * depth` votes.
+pub const SMP_VOTE_SCORE_BASE: i32 = 14;

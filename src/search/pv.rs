@@ -17,7 +17,7 @@ impl PvTable {
         self.lens[ply] = 0;
     }
     pub(super) fn update(&mut self, ply: usize, m: Move) {
-        let child_len = if ply + 1 <= MAX_PLY { self.lens[ply + 1] } else { 0 };
+        let child_len = if ply < MAX_PLY { self.lens[ply + 1] } else { 0 };
         let (head, tail) = self.lines.split_at_mut(ply + 1);
         head[ply][0] = m;
         let n = child_len.min(MAX_PLY - 1);

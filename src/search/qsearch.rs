@@ -5,12 +5,24 @@ use super::movepick::MovePicker;
 use super::params::*;
 use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
 use super::Searcher;
-use crate::eval::evaluate;
 use crate::moves::Move;
 use crate::see::see_ge;
 use crate::types::Piece;
 
 impl Searcher {
+    /// The full-window quiescence value of `board` from the side to move's point of view,
+    /// without a node or time limit. It equals the static evaluation exactly when no
+    /// capture or promotion improves on standing pat: `datagen` keeps only such quiet
+    /// positions.
+    pub fn quiescence(&mut self, board: &crate::board::Board) -> i32 {
+        self.board = board.clone();
+        self.stats = super::Stats::default();
+        self.stopped = false;
+        self.limits = super::Limits::default();
+        self.time = super::time::TimeLimits::default();
+        self.qsearch(-INFINITY, INFINITY, 0)
+    }
+
     /// Quiescence search: stand pat, then captures and queen promotions (all evasions in
     /// check), with delta pruning and SEE pruning of losing captures.
     pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -27,7 +39,7 @@ impl Searcher {
         }
         let in_check = self.board.in_check();
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(&self.board) };
+            return if in_check { 0 } else { self.evaluator.evaluate(&self.board) };
         }
 
         // Step 1. Hash table: any stored depth is at least quiescence depth.
@@ -49,7 +61,7 @@ impl Searcher {
 
         // Step 2. Stand pat: the side to move can usually do at least as well as the static
         // evaluation by not capturing. Not available in check.
-        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| evaluate(&self.board), |e| e.eval) };
+        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluator.evaluate(&self.board), |e| e.eval) };
         let mut best_score = raw_eval;
         if !in_check {
             if best_score >= beta {

@@ -99,7 +99,7 @@ pub fn subsets(mask: u64) -> Vec<u64> {
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -107,7 +107,7 @@ impl Rng {
     }
     /// A random number with few bits set: good magic candidates.
     pub fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
+        self.next_u64() & self.next_u64() & self.next_u64()
     }
 }
 

@@ -20,6 +20,8 @@ pub struct GoParams {
     pub ponder: bool,
     pub searchmoves: Vec<String>,
     pub perft: Option<u32>,
+    /// What could not be read and was left out (or adjusted), for one `info string` line.
+    pub notes: Vec<String>,
 }
 
 impl GoParams {
@@ -29,6 +31,20 @@ impl GoParams {
         // A GUI that sends only the other side's clock still gets a timed search.
         let time = time.or(if white { self.btime } else { self.wtime });
         Clock { time_ms: time, inc_ms: inc, movestogo: self.movestogo, movetime_ms: self.movetime }
+    }
+
+    /// Does this `go` set any limit (or ask for perft)? A bare `go` sets none on purpose;
+    /// a `go` whose limits were all unreadable gets a fallback instead of running forever.
+    pub fn has_limit(&self) -> bool {
+        self.wtime.is_some()
+            || self.btime.is_some()
+            || self.depth.is_some()
+            || self.nodes.is_some()
+            || self.movetime.is_some()
+            || self.mate.is_some()
+            || self.infinite
+            || self.ponder
+            || self.perft.is_some()
     }
 }
 
@@ -49,48 +65,42 @@ pub enum Command {
     Display,
     /// Non-standard: print the static evaluation.
     Eval,
-    /// Non-standard: run the bench.
-    Bench(Option<i32>),
+    /// Non-standard: run the bench (`bench [depth] [threads] [hash]`).
+    Bench { depth: Option<i32>, threads: Option<usize>, hash: Option<usize> },
     Empty,
 }
 
-fn num<T: std::str::FromStr>(tok: Option<&&str>, what: &str) -> Result<T, CommandError> {
-    let t = tok.ok_or_else(|| CommandError::MissingValue(what.to_string()))?;
-    t.parse().map_err(|_| CommandError::BadNumber(what.to_string(), t.to_string()))
+/// The value after a `go` keyword, or a note saying why there is none usable. A keyword
+/// that follows directly counts as a missing value and is not consumed.
+fn go_value<T: std::str::FromStr>(toks: &[&str], i: usize) -> (Result<T, String>, usize) {
+    let key = toks[i];
+    match toks.get(i + 1) {
+        None => (Err(format!("{key} (no value)")), 1),
+        Some(t) if is_go_keyword(t) => (Err(format!("{key} (no value)")), 1),
+        Some(t) => match t.parse() {
+            Ok(v) => (Ok(v), 2),
+            Err(_) => (Err(format!("{key} {t} (not a number)")), 2),
+        },
+    }
 }
 
-/// Negative clock values (seen from some GUIs when flagging) count as zero.
-fn time_ms(tok: Option<&&str>, what: &str) -> Result<u64, CommandError> {
-    let v: i64 = num(tok, what)?;
-    Ok(v.max(0) as u64)
-}
-
-fn parse_go(toks: &[&str]) -> Result<GoParams, CommandError> {
+/// Parses `go`. Nothing here is fatal: an unreadable part is left out and described in
+/// `notes`, so the search still runs with what could be read (a GUI that sent it waits
+/// for a `bestmove`). Negative clock values, which some GUIs send after a flag fall,
+/// count as zero and are noted too.
+fn parse_go(toks: &[&str]) -> GoParams {
     let mut g = GoParams::default();
     let mut i = 0;
     while i < toks.len() {
         let t = toks[i];
-        let next = toks.get(i + 1);
         match t {
-            "wtime" => g.wtime = Some(time_ms(next, t)?),
-            "btime" => g.btime = Some(time_ms(next, t)?),
-            "winc" => g.winc = time_ms(next, t)?,
-            "binc" => g.binc = time_ms(next, t)?,
-            "movestogo" => g.movestogo = Some(num(next, t)?),
-            "depth" => g.depth = Some(num(next, t)?),
-            "nodes" => g.nodes = Some(num(next, t)?),
-            "movetime" => g.movetime = Some(time_ms(next, t)?),
-            "mate" => g.mate = Some(num(next, t)?),
-            "perft" => g.perft = Some(num(next, t)?),
             "infinite" => {
                 g.infinite = true;
                 i += 1;
-                continue;
             }
             "ponder" => {
                 g.ponder = true;
                 i += 1;
-                continue;
             }
             "searchmoves" => {
                 i += 1;
@@ -98,14 +108,64 @@ fn parse_go(toks: &[&str]) -> Result<GoParams, CommandError> {
                     g.searchmoves.push(toks[i].to_string());
                     i += 1;
                 }
-                continue;
             }
-            other => return Err(CommandError::UnknownGoParameter(other.to_string())),
+            "wtime" | "btime" | "winc" | "binc" | "movetime" => {
+                let (v, used) = go_value::<i64>(toks, i);
+                i += used;
+                let ms = match v {
+                    Ok(v) if v < 0 => {
+                        g.notes.push(format!("{t} {v} (read as 0)"));
+                        0
+                    }
+                    Ok(v) => v as u64,
+                    Err(note) => {
+                        g.notes.push(note);
+                        continue;
+                    }
+                };
+                match t {
+                    "wtime" => g.wtime = Some(ms),
+                    "btime" => g.btime = Some(ms),
+                    "winc" => g.winc = ms,
+                    "binc" => g.binc = ms,
+                    _ => g.movetime = Some(ms),
+                }
+            }
+            "depth" | "mate" | "perft" => {
+                let (v, used) = go_value::<i64>(toks, i);
+                i += used;
+                match v {
+                    Ok(v) if t == "perft" && !(0..=MAX_GO_PERFT).contains(&v) => {
+                        g.notes.push(format!("perft {v} (out of range 0 to {MAX_GO_PERFT})"));
+                    }
+                    Ok(v) if t == "perft" => g.perft = Some(v as u32),
+                    Ok(v) if v < 1 => g.notes.push(format!("{t} {v} (must be at least 1)")),
+                    Ok(v) if t == "depth" => g.depth = Some(v.min(i32::MAX as i64) as i32),
+                    Ok(v) => g.mate = Some(v.min(i32::MAX as i64) as i32),
+                    Err(note) => g.notes.push(note),
+                }
+            }
+            "nodes" | "movestogo" => {
+                let (v, used) = go_value::<u64>(toks, i);
+                i += used;
+                match v {
+                    Ok(v) if t == "nodes" => g.nodes = Some(v),
+                    Ok(0) => g.notes.push("movestogo 0 (must be at least 1)".to_string()),
+                    Ok(v) => g.movestogo = Some(v),
+                    Err(note) => g.notes.push(note),
+                }
+            }
+            other => {
+                g.notes.push(format!("{other} (unknown)"));
+                i += 1;
+            }
         }
-        i += 2;
     }
-    Ok(g)
+    g
 }
+
+/// Deepest `go perft` accepted (it can always be stopped, but beyond this it would not end).
+pub const MAX_GO_PERFT: i64 = 20;
 
 fn is_go_keyword(t: &str) -> bool {
     matches!(
@@ -132,11 +192,25 @@ impl std::str::FromStr for Command {
             "debug" => Command::Debug,
             "d" => Command::Display,
             "eval" => Command::Eval,
-            "bench" => Command::Bench(match rest.first() {
-                Some(d) => Some(d.parse().map_err(|_| CommandError::BadBenchDepth(d.to_string()))?),
-                None => None,
-            }),
-            "go" => Command::Go(parse_go(rest)?),
+            "bench" => {
+                let depth = match rest.first() {
+                    Some(d) => Some(d.parse().map_err(|_| CommandError::BadBenchDepth(d.to_string()))?),
+                    None => None,
+                };
+                let number = |i: usize, what: &str, max: usize| -> Result<Option<usize>, CommandError> {
+                    match rest.get(i) {
+                        None => Ok(None),
+                        Some(v) => match v.parse::<usize>() {
+                            Ok(n) if (1..=max).contains(&n) => Ok(Some(n)),
+                            _ => Err(CommandError::BadNumber(what.to_string(), v.to_string())),
+                        },
+                    }
+                };
+                let threads = number(1, "bench threads", crate::search::threads::MAX_THREADS)?;
+                let hash = number(2, "bench hash", super::options::HASH_MAX)?;
+                Command::Bench { depth, threads, hash }
+            }
+            "go" => Command::Go(parse_go(rest)),
             "position" => {
                 let mi = rest.iter().position(|&t| t == "moves");
                 let (spec, moves) = match mi {

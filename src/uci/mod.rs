@@ -8,9 +8,10 @@ pub mod options;
 
 use crate::board::Board;
 use crate::moves::Move;
-use crate::perft::{self, PerftOptions};
+use crate::perft;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Bound, Control, Limits, Report, Reporter, Score, Searcher};
+use crate::search::threads::Pick;
+use crate::search::{Bound, Control, Limits, Report, Reporter, Score, ThreadPool};
 use command::{Command, GoParams};
 use options::{Change, EngineOptions};
 use std::io::{BufRead, Write};
@@ -69,9 +70,20 @@ pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
-    /// The searcher lives here between searches and on the search thread during one.
-    searcher: Option<Searcher>,
-    handle: Option<JoinHandle<Searcher>>,
+    /// The search threads live here between searches and on the search thread during one.
+    pool: Option<ThreadPool>,
+    /// The running job (search, `go perft` or `bench`); a search hands the pool back.
+    handle: Option<JoinHandle<Option<ThreadPool>>>,
+    /// `Hash`, `Threads` and `Clear Hash` given while a job ran, applied when it ends.
+    pending: Pending,
+}
+
+/// Option changes waiting for the running job to end.
+#[derive(Default)]
+struct Pending {
+    hash: bool,
+    threads: bool,
+    clear_hash: bool,
 }
 
 impl Default for Engine {
@@ -85,8 +97,26 @@ impl Engine {
         let options = EngineOptions::default();
         let tt = Arc::new(TranspositionTable::new(options.hash_mb));
         let control = Arc::new(Control::default());
-        let searcher = Searcher::new(tt.clone(), control.clone());
-        Engine { board: Board::startpos(), options, tt, control, searcher: Some(searcher), handle: None }
+        let pool = ThreadPool::new(options.threads, tt.clone(), control.clone());
+        Engine {
+            board: Board::startpos(),
+            options,
+            tt,
+            control,
+            pool: Some(pool),
+            handle: None,
+            pending: Pending::default(),
+        }
+    }
+
+    /// The pool, rebuilt if a failed job took it away.
+    fn take_pool(&mut self) -> ThreadPool {
+        self.pool.take().unwrap_or_else(|| ThreadPool::new(self.options.threads, self.tt.clone(), self.control.clone()))
+    }
+
+    /// Is a search, perft or bench still running?
+    fn busy(&self) -> bool {
+        self.handle.as_ref().is_some_and(|h| !h.is_finished())
     }
 
     /// Stops a running search (its thread prints `bestmove`) and takes the searcher back.
@@ -95,17 +125,47 @@ impl Engine {
             self.control.stop.store(true, Ordering::SeqCst);
             self.control.pondering.store(false, Ordering::SeqCst);
             match h.join() {
-                Ok(s) => self.searcher = Some(s),
+                Ok(Some(p)) => self.pool = Some(p),
+                Ok(None) => {}
                 Err(_) => {
                     // The search thread cannot panic under panic=abort; rebuild defensively.
-                    self.searcher = Some(Searcher::new(self.tt.clone(), self.control.clone()));
+                    self.pool = Some(ThreadPool::new(self.options.threads, self.tt.clone(), self.control.clone()));
                 }
             }
+        }
+        self.apply_pending();
+    }
+
+    /// Applies option changes that waited for the last job to end.
+    fn apply_pending(&mut self) {
+        let p = std::mem::take(&mut self.pending);
+        if p.hash {
+            self.apply(Change::Hash);
+        }
+        if p.threads {
+            self.apply(Change::Threads);
+        }
+        if p.clear_hash {
+            self.apply(Change::ClearHash);
+        }
+    }
+
+    /// Runs `job` on its own thread, so the input thread keeps answering.
+    fn spawn_job(&mut self, name: &str, job: impl FnOnce() -> Option<ThreadPool> + Send + 'static) {
+        self.control.stop.store(false, Ordering::SeqCst);
+        // The search recursion and move lists live on this thread's stack.
+        match std::thread::Builder::new().name(name.into()).stack_size(SEARCH_STACK_BYTES).spawn(job) {
+            Ok(h) => self.handle = Some(h),
+            Err(e) => send(&format!("info string error: cannot start {name} thread: {e}")),
         }
     }
 
     /// Handles one input line. Returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        // A job that ended on its own is collected here, so waiting changes apply now.
+        if self.handle.as_ref().is_some_and(|h| h.is_finished()) {
+            self.stop_search();
+        }
         match line.parse::<Command>() {
             Ok(cmd) => self.handle(cmd),
             Err(e) => {
@@ -129,8 +189,8 @@ impl Engine {
             Command::UciNewGame => {
                 self.stop_search();
                 self.tt.clear();
-                if let Some(s) = self.searcher.as_mut() {
-                    s.clear();
+                if let Some(p) = self.pool.as_mut() {
+                    p.clear();
                 }
                 self.board = Board::startpos();
             }
@@ -150,19 +210,38 @@ impl Engine {
                 }
             }
             Command::Eval => send(&format!("info string eval {} cp (side to move)", crate::eval::evaluate(&self.board))),
-            Command::Bench(d) => {
+            Command::Bench { depth, threads, hash } => {
                 self.stop_search();
-                let r = crate::bench::run_with(d.unwrap_or(crate::bench::BENCH_DEPTH), self.options.search, |_, _, _| {});
-                let s = r.stats;
-                send(&format!(
-                    "info string qnodes {} ({:.1}%) see-pruned {} delta-pruned {}",
-                    s.qnodes,
-                    100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
-                    s.see_pruned,
-                    s.delta_pruned
-                ));
-                let nps = r.stats.nodes as u128 * 1000 / r.millis.max(1);
-                send(&format!("{} nodes {} nps", r.stats.nodes, nps));
+                let depth = depth.unwrap_or(crate::bench::BENCH_DEPTH);
+                let threads = threads.unwrap_or(1);
+                let hash = hash.unwrap_or(crate::bench::BENCH_HASH_MB);
+                let options = self.options.search;
+                let control = self.control.clone();
+                self.spawn_job("bench", move || {
+                    let stopped = control.clone();
+                    let r = if threads == 1 && hash == crate::bench::BENCH_HASH_MB {
+                        crate::bench::run_controlled(depth, options, control, |_, _, _| {})
+                    } else {
+                        crate::bench::run_threads(depth, threads, hash, options, control, |_, _, _| {})
+                    };
+                    match r {
+                        Some(r) => {
+                            let s = r.stats;
+                            send(&format!(
+                                "info string qnodes {} ({:.1}%) see-pruned {} delta-pruned {}",
+                                s.qnodes,
+                                100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
+                                s.see_pruned,
+                                s.delta_pruned
+                            ));
+                            let nps = s.nodes as u128 * 1000 / r.millis.max(1);
+                            send(&format!("{} nodes {} nps", s.nodes, nps));
+                        }
+                        None if stopped.stop.load(Ordering::SeqCst) => send("info string bench stopped"),
+                        None => send(&format!("info string error: cannot allocate a {hash} MB hash table for bench")),
+                    }
+                    None
+                });
             }
         }
         true
@@ -170,12 +249,33 @@ impl Engine {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match self.options.set(name, value) {
-            Ok(Change::Hash) => {
+            Ok(Change::Other) => {}
+            Ok(change) if self.busy() => {
+                // The running search keeps its table and threads; the change waits for it.
+                send(&format!("info string error: option '{name}' cannot change during a search; applied when it ends"));
+                match change {
+                    Change::Hash => self.pending.hash = true,
+                    Change::Threads => self.pending.threads = true,
+                    _ => self.pending.clear_hash = true,
+                }
+            }
+            Ok(change) => {
                 self.stop_search();
+                self.apply(change);
+            }
+            Err(e) => send(&format!("info string error: {e}")),
+        }
+        self.board.set_chess960(self.options.chess960);
+    }
+
+    /// Rebuilds the table or the pool for a changed option; no job may be running.
+    fn apply(&mut self, change: Change) {
+        match change {
+            Change::Hash => {
                 // Free the old table before allocating the new one, so memory never holds both.
                 self.tt = Arc::new(TranspositionTable::new(1));
-                if let Some(s) = self.searcher.as_mut() {
-                    s.set_tt(self.tt.clone());
+                if let Some(p) = self.pool.as_mut() {
+                    p.set_tt(self.tt.clone());
                 }
                 match TranspositionTable::try_new(self.options.hash_mb) {
                     Ok(t) => self.tt = Arc::new(t),
@@ -185,18 +285,18 @@ impl Engine {
                         self.tt = Arc::new(TranspositionTable::new(options::HASH_DEFAULT));
                     }
                 }
-                if let Some(s) = self.searcher.as_mut() {
-                    s.set_tt(self.tt.clone());
+                if let Some(p) = self.pool.as_mut() {
+                    p.set_tt(self.tt.clone());
                 }
             }
-            Ok(Change::ClearHash) => {
-                self.stop_search();
-                self.tt.clear();
+            Change::Threads => {
+                if let Some(p) = self.pool.as_mut() {
+                    p.set_threads(self.options.threads);
+                }
             }
-            Ok(Change::Other) => {}
-            Err(e) => send(&format!("info string error: {e}")),
+            Change::ClearHash => self.tt.clear(),
+            Change::Other => {}
         }
-        self.board.set_chess960(self.options.chess960);
     }
 
     /// `position`: builds the new position completely before replacing the old one, so a
@@ -232,17 +332,30 @@ impl Engine {
         self.board = b;
     }
 
-    fn go(&mut self, g: GoParams) {
+    fn go(&mut self, mut g: GoParams) {
         self.stop_search();
+        let mut notes = std::mem::take(&mut g.notes);
         if let Some(d) = g.perft {
-            let split = perft::divide(&self.board, d, PerftOptions::default());
-            let mut total = 0;
-            for (m, n) in &split {
-                send(&format!("{}: {}", m.uci(self.board.is_chess960()), n));
-                total += n;
+            if !notes.is_empty() {
+                send(&format!("info string error: ignored in go: {}", notes.join("; ")));
             }
-            send("");
-            send(&format!("Nodes searched: {}", if d == 0 { 1 } else { total }));
+            let board = self.board.clone();
+            let control = self.control.clone();
+            self.spawn_job("perft", move || {
+                let chess960 = board.is_chess960();
+                let mut total = 0;
+                let done = perft::divide_until(&board, d, &control.stop, |m, n| {
+                    send(&format!("{}: {}", m.uci(chess960), n));
+                    total += n;
+                });
+                if done {
+                    send("");
+                    send(&format!("Nodes searched: {}", if d == 0 { 1 } else { total }));
+                } else {
+                    send("info string perft stopped");
+                }
+                None
+            });
             return;
         }
         let white = self.board.side_to_move() == crate::types::Color::White;
@@ -250,8 +363,17 @@ impl Engine {
         for s in &g.searchmoves {
             match self.board.parse_uci_move(s) {
                 Ok(m) => searchmoves.push(m),
-                Err(e) => send(&format!("info string error: searchmoves: {e}")),
+                Err(e) => notes.push(format!("searchmoves {s} ({e})")),
             }
+        }
+        if !notes.is_empty() && !g.has_limit() {
+            // Nothing readable is left to end the search: think for a fixed time rather
+            // than forever, since whoever sent this is waiting for a `bestmove`.
+            g.movetime = Some(MALFORMED_GO_MOVETIME_MS);
+            notes.push(format!("no usable limit left, searching {MALFORMED_GO_MOVETIME_MS} ms"));
+        }
+        if !notes.is_empty() {
+            send(&format!("info string error: ignored in go: {}", notes.join("; ")));
         }
         let limits = Limits {
             depth: g.depth,
@@ -264,42 +386,38 @@ impl Engine {
             move_overhead_ms: self.options.move_overhead,
         };
         let wait_for_stop = g.infinite;
-        self.control.stop.store(false, Ordering::SeqCst);
         self.control.pondering.store(g.ponder, Ordering::SeqCst);
-        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.tt.clone(), self.control.clone()));
-        searcher.set_options(self.options.search);
+        let mut pool = self.take_pool();
+        pool.set_options(self.options.search);
+        pool.set_pick(if self.options.thread_vote { Pick::Vote } else { Pick::Main });
         let board = self.board.clone();
         let control = self.control.clone();
         let chess960 = self.options.chess960;
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let result = searcher.search(&board, limits, &mut UciReporter { chess960 });
-                // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
-                while (wait_for_stop || control.pondering.load(Ordering::SeqCst)) && !control.stop.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                let s = result.stats;
-                let ms = result.time.as_millis().max(1);
-                send(&format!(
-                    "info string nodes {} qnodes {} ({:.1}%) see-pruned {} delta-pruned {} nps {}",
-                    s.nodes,
-                    s.qnodes,
-                    100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
-                    s.see_pruned,
-                    s.delta_pruned,
-                    s.nodes as u128 * 1000 / ms
-                ));
-                send(&bestmove_line(result.best, result.ponder, chess960));
-                searcher
-            });
-        match spawned {
-            Ok(h) => self.handle = Some(h),
-            Err(e) => send(&format!("info string error: cannot start search thread: {e}")),
-        }
+        self.spawn_job("search", move || {
+            let result = pool.search(&board, limits, &mut UciReporter { chess960 });
+            // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
+            while (wait_for_stop || control.pondering.load(Ordering::SeqCst)) && !control.stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let s = result.stats;
+            let ms = result.time.as_millis().max(1);
+            send(&format!(
+                "info string nodes {} qnodes {} ({:.1}%) see-pruned {} delta-pruned {} nps {}",
+                s.nodes,
+                s.qnodes,
+                100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
+                s.see_pruned,
+                s.delta_pruned,
+                s.nodes as u128 * 1000 / ms
+            ));
+            send(&bestmove_line(result.best, result.ponder, chess960));
+            Some(pool)
+        });
     }
 }
+
+/// How long a `go` searches when none of its limits could be read.
+const MALFORMED_GO_MOVETIME_MS: u64 = 1000;
 
 fn bestmove_line(best: Move, ponder: Option<Move>, chess960: bool) -> String {
     if best.is_null() {

@@ -6,6 +6,7 @@ use crate::search::Options as SearchOptions;
 /// Hash table size.
 pub const HASH_DEFAULT: usize = 16;
 pub const HASH_MAX: usize = 65536;
+pub const THREADS_MAX: usize = crate::search::threads::MAX_THREADS;
 pub const MULTIPV_MAX: usize = 256;
 pub const OVERHEAD_DEFAULT: u64 = 20;
 pub const OVERHEAD_MAX: u64 = 5000;
@@ -21,6 +22,9 @@ pub struct EngineOptions {
     /// Options handed to the search as they are (`QSearchSEE`: prune SEE-losing captures
     /// in quiescence). Stored only here; the searcher gets a copy at each `go`.
     pub search: SearchOptions,
+    /// Experiment option `ThreadVote`: with several threads, play the move a depth/score
+    /// vote among them picks instead of the main thread's own.
+    pub thread_vote: bool,
 }
 
 impl Default for EngineOptions {
@@ -33,6 +37,7 @@ impl Default for EngineOptions {
             ponder: false,
             chess960: false,
             search: SearchOptions::default(),
+            thread_vote: false,
         }
     }
 }
@@ -41,7 +46,7 @@ impl Default for EngineOptions {
 pub fn declarations() -> Vec<String> {
     vec![
         format!("option name Hash type spin default {HASH_DEFAULT} min 1 max {HASH_MAX}"),
-        "option name Threads type spin default 1 min 1 max 1".to_string(),
+        format!("option name Threads type spin default 1 min 1 max {THREADS_MAX}"),
         format!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"),
         format!("option name Move Overhead type spin default {OVERHEAD_DEFAULT} min 0 max {OVERHEAD_MAX}"),
         "option name Clear Hash type button".to_string(),
@@ -49,6 +54,8 @@ pub fn declarations() -> Vec<String> {
         "option name UCI_Chess960 type check default false".to_string(),
         // For experiments: off = quiescence orders captures by MVV/LVA but prunes none by SEE.
         "option name QSearchSEE type check default true".to_string(),
+        // For experiments: on = with several threads, a depth/score vote picks the move.
+        "option name ThreadVote type check default false".to_string(),
     ]
 }
 
@@ -56,6 +63,7 @@ pub fn declarations() -> Vec<String> {
 #[derive(Debug, PartialEq, Eq)]
 pub enum Change {
     Hash,
+    Threads,
     ClearHash,
     Other,
 }
@@ -88,8 +96,8 @@ impl EngineOptions {
                 Ok(Change::Hash)
             }
             "threads" => {
-                self.threads = spin(name, value, 1, 1)? as usize;
-                Ok(Change::Other)
+                self.threads = spin(name, value, 1, THREADS_MAX as u64)? as usize;
+                Ok(Change::Threads)
             }
             "multipv" => {
                 self.multipv = spin(name, value, 1, MULTIPV_MAX as u64)? as usize;
@@ -106,6 +114,10 @@ impl EngineOptions {
             }
             "uci_chess960" => {
                 self.chess960 = check(name, value)?;
+                Ok(Change::Other)
+            }
+            "threadvote" => {
+                self.thread_vote = check(name, value)?;
                 Ok(Change::Other)
             }
             "qsearchsee" => {

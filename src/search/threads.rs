@@ -1,0 +1,249 @@
+//! Lazy SMP: a pool of searchers that all search the same root position and share only
+//! the lock-free transposition table. Each thread owns its board, histories, killers,
+//! stacks and PV (everything in a [`Searcher`], including any evaluation caches a searcher
+//! holds), so the threads never write to each other's memory; what one thread learns
+//! reaches the others through the table.
+//!
+//! The main thread (index 0) is the one a single-threaded search would be: it owns the
+//! clock, the `info` output and the final move, and it obeys the caller's [`Control`]
+//! (`stop`, `ponderhit`). Helpers search without a clock, skip some depths so they spread
+//! over neighbouring iterations (see `SMP_SKIP_*` in `params.rs`), report nothing, and
+//! stop when the main thread's search ends — for whatever reason it ends, so `stop`,
+//! `quit` and a new `go` reach every thread through the main one.
+//!
+//! With one thread the pool runs the main searcher on the caller's thread and the search
+//! is exactly the single-threaded one. With more, helper threads are started for each
+//! search (scoped threads, so they borrow the pool's searchers and cannot outlive it);
+//! starting a few threads costs microseconds, far below one move's thinking time.
+
+use super::params::SMP_VOTE_SCORE_BASE;
+use super::report::{Report, Reporter, SearchResult, Silent, Stats};
+use super::tt::TranspositionTable;
+use super::{Control, Limits, Options, Searcher};
+use crate::board::Board;
+use crate::moves::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Most search threads a pool accepts (the `Threads` option's maximum).
+pub const MAX_THREADS: usize = 1024;
+/// Stack of each helper thread: the search recursion and its move lists live there.
+const HELPER_STACK_BYTES: usize = 32 << 20;
+
+/// How the main thread picks the move it plays when several threads searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Pick {
+    /// The main thread's own result (the helpers only fill the table for it).
+    #[default]
+    Main,
+    /// A vote among all threads, each weighted by its completed depth and its score.
+    Vote,
+}
+
+/// The search threads and what they share.
+pub struct ThreadPool {
+    tt: Arc<TranspositionTable>,
+    /// The caller's flags: the main thread obeys them.
+    control: Arc<Control>,
+    /// The helpers' flags: `stop` is raised when the main thread's search ends.
+    helper_control: Arc<Control>,
+    /// Index 0 is the main thread.
+    searchers: Vec<Searcher>,
+    pick: Pick,
+}
+
+impl ThreadPool {
+    /// A pool of `threads` searchers (clamped to 1..=MAX_THREADS) sharing `tt`.
+    pub fn new(threads: usize, tt: Arc<TranspositionTable>, control: Arc<Control>) -> ThreadPool {
+        let mut pool = ThreadPool {
+            tt,
+            control,
+            helper_control: Arc::new(Control::default()),
+            searchers: Vec::new(),
+            pick: Pick::default(),
+        };
+        pool.set_threads(threads);
+        pool
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.searchers.len()
+    }
+
+    /// Grows or shrinks the pool; the searchers that stay keep what they learnt.
+    pub fn set_threads(&mut self, threads: usize) {
+        let n = threads.clamp(1, MAX_THREADS);
+        self.searchers.truncate(n);
+        while self.searchers.len() < n {
+            let id = self.searchers.len();
+            let control = if id == 0 { self.control.clone() } else { self.helper_control.clone() };
+            let mut s = Searcher::new(self.tt.clone(), control);
+            s.join_pool(id);
+            if let Some(main) = self.searchers.first() {
+                s.set_options(main.options());
+            }
+            self.searchers.push(s);
+        }
+    }
+
+    /// Uses another table (after a `Hash` change).
+    pub fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
+        for s in &mut self.searchers {
+            s.set_tt(tt.clone());
+        }
+        self.tt = tt;
+    }
+
+    /// Sets the search options of every thread.
+    pub fn set_options(&mut self, options: Options) {
+        for s in &mut self.searchers {
+            s.set_options(options);
+        }
+    }
+
+    /// Chooses how the final move is picked.
+    pub fn set_pick(&mut self, pick: Pick) {
+        self.pick = pick;
+    }
+
+    /// Forgets every thread's histories (for `ucinewgame`).
+    pub fn clear(&mut self) {
+        for s in &mut self.searchers {
+            s.clear();
+        }
+    }
+
+    /// Searches `board` on every thread; the main thread reports to `reporter` (node
+    /// counts summed over the threads) and the result's counters are the threads' sums.
+    pub fn search(&mut self, board: &Board, limits: Limits, reporter: &mut dyn Reporter) -> SearchResult {
+        // 1. One new table age per search, not one per thread.
+        self.tt.new_search();
+        if self.searchers.len() == 1 {
+            return self.searchers[0].search(board, limits, reporter);
+        }
+
+        // 2. Helpers get the same root moves and depth but no clock or mate limit: they
+        //    run until the main thread is done. A node limit is the total over threads,
+        //    shared out equally (each thread stops at its share).
+        let share = limits.nodes.map(|n| (n / self.searchers.len() as u64).max(1));
+        let mut limits = limits;
+        limits.nodes = share;
+        let helper_limits = Limits {
+            depth: limits.depth,
+            nodes: share,
+            searchmoves: limits.searchmoves.clone(),
+            multipv: 1,
+            ..Limits::default()
+        };
+        self.helper_control.stop.store(false, Ordering::SeqCst);
+        let helper_control = self.helper_control.clone();
+        let pick = self.pick;
+        let (main, helpers) = self.searchers.split_first_mut().expect("a pool has a main thread");
+        let others: Vec<Arc<AtomicU64>> = helpers.iter().map(|h| h.progress()).collect();
+        for p in &others {
+            p.store(0, Ordering::Relaxed);
+        }
+
+        let (main_result, helper_results) = std::thread::scope(|scope| {
+            // 3. Start the helpers; one that cannot be started is simply left out.
+            let mut handles = Vec::with_capacity(helpers.len());
+            for h in helpers.iter_mut() {
+                let l = helper_limits.clone();
+                let spawned = std::thread::Builder::new()
+                    .name("helper".into())
+                    .stack_size(HELPER_STACK_BYTES)
+                    .spawn_scoped(scope, move || h.search(board, l, &mut Silent));
+                if let Ok(handle) = spawned {
+                    handles.push(handle);
+                }
+            }
+            // 4. The main thread searches here, then stops the helpers and collects them.
+            let mut summing = SummingReporter { inner: reporter, others: &others };
+            let main_result = main.search(board, limits, &mut summing);
+            helper_control.stop.store(true, Ordering::SeqCst);
+            let helper_results: Vec<SearchResult> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+            (main_result, helper_results)
+        });
+
+        // 5. Counters are sums; the move is the main thread's or the vote's.
+        let mut stats = main_result.stats;
+        for r in &helper_results {
+            add_stats(&mut stats, &r.stats);
+        }
+        let mut all = Vec::with_capacity(helper_results.len() + 1);
+        all.push(main_result);
+        all.extend(helper_results);
+        let chosen = match pick {
+            Pick::Main => 0,
+            Pick::Vote => vote(&all),
+        };
+        let time = all[0].time;
+        let mut result = all.swap_remove(chosen);
+        result.stats = stats;
+        result.time = time;
+        result
+    }
+}
+
+/// Adds `b`'s counters to `a` (the deepest selective depth wins).
+fn add_stats(a: &mut Stats, b: &Stats) {
+    a.nodes += b.nodes;
+    a.qnodes += b.qnodes;
+    a.see_pruned += b.see_pruned;
+    a.delta_pruned += b.delta_pruned;
+    a.seldepth = a.seldepth.max(b.seldepth);
+}
+
+/// The index of the thread whose result to play, by a vote: each thread that completed a
+/// depth gives its best move `(score - lowest score + base) * depth` votes, so deeper and
+/// better-scoring results count more. Of the threads that chose the winning move, the
+/// deepest (then best-scoring, then lowest index) supplies the result. Ties between moves
+/// go to the move the lowest-index thread chose, so the main thread's move wins a tie.
+pub fn vote(results: &[SearchResult]) -> usize {
+    let voters: Vec<usize> = (0..results.len()).filter(|&i| results[i].depth > 0 && !results[i].best.is_null()).collect();
+    if voters.is_empty() {
+        return 0;
+    }
+    let lowest = voters.iter().map(|&i| results[i].score).min().unwrap_or(0);
+    let mut tally: Vec<(Move, i64)> = Vec::new();
+    for &i in &voters {
+        let r = &results[i];
+        let weight = (r.score - lowest + SMP_VOTE_SCORE_BASE) as i64 * r.depth as i64;
+        match tally.iter_mut().find(|(m, _)| *m == r.best) {
+            Some((_, v)) => *v += weight,
+            None => tally.push((r.best, weight)),
+        }
+    }
+    let mut winner = tally[0];
+    for &t in &tally[1..] {
+        if t.1 > winner.1 {
+            winner = t;
+        }
+    }
+    let mut chosen = None::<usize>;
+    for &i in &voters {
+        if results[i].best != winner.0 {
+            continue;
+        }
+        chosen = match chosen {
+            Some(c) if (results[c].depth, results[c].score) >= (results[i].depth, results[i].score) => Some(c),
+            _ => Some(i),
+        };
+    }
+    chosen.unwrap_or(0)
+}
+
+/// Passes the main thread's reports on with the helpers' published nodes added.
+struct SummingReporter<'a> {
+    inner: &'a mut dyn Reporter,
+    others: &'a [Arc<AtomicU64>],
+}
+
+impl Reporter for SummingReporter<'_> {
+    fn report(&mut self, r: &Report) {
+        let mut total = r.clone();
+        total.nodes += self.others.iter().map(|p| p.load(Ordering::Relaxed)).sum::<u64>();
+        self.inner.report(&total);
+    }
+}

@@ -1,0 +1,151 @@
+//! Lazy SMP: the thread pool returns legal moves with any number of threads, one thread
+//! is exactly the single-threaded search, `stop` reaches every thread, node counts are
+//! summed, and the depth/score vote picks what it should.
+
+use horizon::bench::BENCH_POSITIONS;
+use horizon::board::Board;
+use horizon::search::threads::{vote, Pick};
+use horizon::search::tt::TranspositionTable;
+use horizon::search::{Control, Limits, Report, Reporter, SearchResult, Searcher, Silent, Stats, ThreadPool};
+use horizon::Move;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn pool(threads: usize) -> (ThreadPool, Arc<Control>) {
+    let control = Arc::new(Control::default());
+    let tt = Arc::new(TranspositionTable::new(16));
+    (ThreadPool::new(threads, tt, control.clone()), control)
+}
+
+fn depth(d: i32) -> Limits {
+    Limits { depth: Some(d), multipv: 1, ..Limits::default() }
+}
+
+/// Positions with castling, en passant, promotions, checks and few legal moves.
+const FENS: [&str; 6] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "4k3/8/8/8/8/8/4q3/K7 w - - 0 1",
+];
+
+#[test]
+fn every_thread_count_returns_legal_moves() {
+    for threads in [1, 2, 4, 8] {
+        for pick in [Pick::Main, Pick::Vote] {
+            let (mut p, _) = pool(threads);
+            p.set_pick(pick);
+            assert_eq!(p.threads(), threads);
+            for fen in FENS {
+                let b = Board::from_fen(fen).unwrap();
+                let r = p.search(&b, depth(7), &mut Silent);
+                assert!(b.legal_moves().contains(r.best), "{threads} threads {pick:?}: {} in {fen}", r.best.uci(false));
+                if let Some(ponder) = r.ponder {
+                    let mut after = b.clone();
+                    after.make(r.best);
+                    assert!(after.legal_moves().contains(ponder), "illegal ponder move in {fen}");
+                }
+                assert!(r.depth >= 1, "{threads} threads: no completed depth in {fen}");
+            }
+        }
+    }
+}
+
+/// One thread through the pool is the plain search: same move, score and node count as a
+/// lone searcher on a fresh table, position after position.
+#[test]
+fn one_thread_is_exactly_the_single_threaded_search() {
+    let (mut p, _) = pool(1);
+    let mut lone = Searcher::new(Arc::new(TranspositionTable::new(16)), Arc::new(Control::default()));
+    for fen in &BENCH_POSITIONS[..8] {
+        let b = Board::from_fen(fen).unwrap();
+        let a = p.search(&b, depth(8), &mut Silent);
+        let s = lone.search(&b, depth(8), &mut Silent);
+        assert_eq!((a.best, a.score, a.depth, a.stats.nodes), (s.best, s.score, s.depth, s.stats.nodes), "{fen}");
+    }
+}
+
+/// Records the node counts the main thread reports.
+struct Nodes(Vec<u64>);
+impl Reporter for Nodes {
+    fn report(&mut self, r: &Report) {
+        self.0.push(r.nodes);
+    }
+}
+
+#[test]
+fn nodes_are_summed_over_threads() {
+    let (mut p, _) = pool(4);
+    let b = Board::from_fen(FENS[1]).unwrap();
+    let mut reports = Nodes(Vec::new());
+    let r = p.search(&b, depth(9), &mut reports);
+    // The total includes the helpers, so it is more than any one report of the main
+    // thread alone could be; reported counts never go down.
+    assert!(reports.0.windows(2).all(|w| w[0] <= w[1]), "{:?}", reports.0);
+    assert!(r.stats.nodes >= *reports.0.last().unwrap());
+    let (mut one, _) = pool(1);
+    let single = one.search(&b, depth(9), &mut Silent);
+    assert!(r.stats.nodes > single.stats.nodes / 2, "{} vs {}", r.stats.nodes, single.stats.nodes);
+}
+
+#[test]
+fn stop_reaches_every_thread() {
+    for threads in [2, 8] {
+        let (mut p, control) = pool(threads);
+        let b = Board::startpos();
+        let c = control.clone();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            c.stop.store(true, Ordering::SeqCst);
+            Instant::now()
+        });
+        let r = p.search(&b, Limits { infinite: true, multipv: 1, ..Limits::default() }, &mut Silent);
+        let returned = Instant::now();
+        let stopped_at = stopper.join().unwrap();
+        let took = returned.saturating_duration_since(stopped_at);
+        assert!(took < Duration::from_millis(100), "{threads} threads took {took:?} after stop");
+        assert!(b.legal_moves().contains(r.best));
+        // The pool is reusable after a stop.
+        control.stop.store(false, Ordering::SeqCst);
+        let r = p.search(&b, depth(5), &mut Silent);
+        assert_eq!(r.depth, 5);
+    }
+}
+
+#[test]
+fn pool_resizes_between_searches() {
+    let (mut p, _) = pool(3);
+    let b = Board::from_fen(FENS[3]).unwrap();
+    for n in [1, 5, 2, 1024, 0] {
+        p.set_threads(n);
+        assert_eq!(p.threads(), n.clamp(1, 1024));
+        if n <= 5 {
+            let r = p.search(&b, depth(5), &mut Silent);
+            assert!(b.legal_moves().contains(r.best));
+        }
+    }
+}
+
+fn result(best: Move, score: i32, depth: i32) -> SearchResult {
+    SearchResult { best, ponder: None, score, depth, stats: Stats::default(), time: Duration::ZERO }
+}
+
+#[test]
+fn vote_weighs_depth_and_score() {
+    let b = Board::startpos();
+    let m = |s: &str| b.parse_uci_move(s).unwrap();
+    // All agree: the deepest thread supplies the result.
+    assert_eq!(vote(&[result(m("e2e4"), 20, 10), result(m("e2e4"), 25, 12)]), 1);
+    // Two deep threads outvote the main thread.
+    assert_eq!(vote(&[result(m("e2e4"), 20, 10), result(m("d2d4"), 30, 12), result(m("d2d4"), 28, 12)]), 1);
+    // A tie between moves goes to the main thread's move.
+    assert_eq!(vote(&[result(m("e2e4"), 20, 10), result(m("d2d4"), 20, 10)]), 0);
+    // A much better score outweighs one extra depth.
+    assert_eq!(vote(&[result(m("e2e4"), 0, 11), result(m("d2d4"), 200, 10)]), 1);
+    // Threads without a completed depth do not vote.
+    assert_eq!(vote(&[result(m("e2e4"), 0, 5), result(m("d2d4"), 900, 0)]), 0);
+    assert_eq!(vote(&[result(Move::NULL, 0, 0)]), 0);
+}
