@@ -4,7 +4,7 @@
 
 use crate::board::Board;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Limits, Options, Searcher, Silent, Stats, ThreadPool};
+use crate::search::{Control, Limits, Options, SearchResult, Searcher, Silent, Stats, ThreadPool};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
@@ -96,33 +96,19 @@ pub fn run_controlled(
     depth: i32,
     options: Options,
     control: Arc<Control>,
-    mut each: impl FnMut(usize, &str, &Stats),
+    each: impl FnMut(usize, &str, &Stats),
 ) -> Option<BenchResult> {
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB));
     let mut searcher = Searcher::new(tt.clone(), control.clone());
     searcher.set_options(options);
-    let mut total = Stats::default();
     // Cleared once, as after `ucinewgame`: the positions run in a fixed order, so what
     // each search inherits from the previous ones is the same every run.
     tt.clear();
     searcher.clear();
-    let start = Instant::now();
-    for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
-        let board = Board::from_fen(fen).expect("bench FEN is valid");
-        let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
-        let r = searcher.search(&board, limits, &mut Silent);
-        if control.stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        total.nodes += r.stats.nodes;
-        total.qnodes += r.stats.qnodes;
-        total.see_pruned += r.stats.see_pruned;
-        total.delta_pruned += r.stats.delta_pruned;
-        each(i, fen, &r.stats);
-    }
-    let millis = start.elapsed().as_millis();
+    let (stats, millis) =
+        run_positions(depth, &control, |board, limits| searcher.search(board, limits, &mut Silent), each)?;
     let pawns = searcher.evaluator().pawn_table();
-    Some(BenchResult { stats: total, millis, pawn_probes: pawns.probes(), pawn_hits: pawns.hits() })
+    Some(BenchResult { stats, millis, pawn_probes: pawns.probes(), pawn_hits: pawns.hits() })
 }
 
 /// The threaded bench: the same positions and depth on a pool of `threads` threads with a
@@ -135,28 +121,37 @@ pub fn run_threads(
     hash_mb: usize,
     options: Options,
     control: Arc<Control>,
-    mut each: impl FnMut(usize, &str, &Stats),
+    each: impl FnMut(usize, &str, &Stats),
 ) -> Option<BenchResult> {
     let tt = Arc::new(TranspositionTable::try_new(hash_mb).ok()?);
     let mut pool = ThreadPool::new(threads, tt.clone(), control.clone());
     pool.set_options(options);
-    let mut total = Stats::default();
     tt.clear();
     pool.clear();
+    let (stats, millis) = run_positions(depth, &control, |board, limits| pool.search(board, limits, &mut Silent), each)?;
+    // Each thread's pawn table is its own; the threaded bench does not sum their statistics.
+    Some(BenchResult { stats, millis, pawn_probes: 0, pawn_hits: 0 })
+}
+
+/// Searches every bench position to `depth` with `search`, calling `each` after each one;
+/// the summed counters and the elapsed milliseconds, or None once `control.stop` is set.
+fn run_positions(
+    depth: i32,
+    control: &Control,
+    mut search: impl FnMut(&Board, Limits) -> SearchResult,
+    mut each: impl FnMut(usize, &str, &Stats),
+) -> Option<(Stats, u128)> {
+    let mut total = Stats::default();
     let start = Instant::now();
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
         let board = Board::from_fen(fen).expect("bench FEN is valid");
         let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
-        let r = pool.search(&board, limits, &mut Silent);
+        let r = search(&board, limits);
         if control.stop.load(Ordering::Relaxed) {
             return None;
         }
-        total.nodes += r.stats.nodes;
-        total.qnodes += r.stats.qnodes;
-        total.see_pruned += r.stats.see_pruned;
-        total.delta_pruned += r.stats.delta_pruned;
+        total.add(&r.stats);
         each(i, fen, &r.stats);
     }
-    // Each thread's pawn table is its own; the threaded bench does not sum their statistics.
-    Some(BenchResult { stats: total, millis: start.elapsed().as_millis(), pawn_probes: 0, pawn_hits: 0 })
+    Some((total, start.elapsed().as_millis()))
 }

@@ -560,13 +560,13 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
     for &(f, v) in &flags {
         match f {
             "--out" => out = Some(v.to_string()),
-            "--games" => games = Some(in_range(f, parse_num(f, v).map_err(|e| e.to_string())?, 1, 1 << 40)?),
-            "--threads" => cfg.threads = in_range(f, parse_num(f, v).map_err(|e| e.to_string())?, 1, 256)?,
-            "--nodes" => cfg.nodes = in_range(f, parse_num(f, v).map_err(|e| e.to_string())?, 1, 1 << 40)?,
+            "--games" => games = Some(num_in(f, v, 1, 1 << 40)?),
+            "--threads" => cfg.threads = num_in(f, v, 1, 256)?,
+            "--nodes" => cfg.nodes = num_in(f, v, 1, 1 << 40)?,
             "--seed" => cfg.seed = parse_num(f, v).map_err(|e| e.to_string())?,
             "--book" => book_path = Some(v),
-            "--random-plies" => random_plies = Some(in_range(f, parse_num(f, v).map_err(|e| e.to_string())?, 0, 200)?),
-            "--hash" => cfg.hash_mb = in_range(f, parse_num(f, v).map_err(|e| e.to_string())?, 1, 1 << 16)?,
+            "--random-plies" => random_plies = Some(num_in(f, v, 0, 200)?),
+            "--hash" => cfg.hash_mb = num_in(f, v, 1, 1 << 16)?,
             "--append" => append = true,
             "--force" => force = true,
             _ => {}
@@ -586,6 +586,11 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
     let default_plies = if cfg.book.is_empty() { DEFAULT_RANDOM_PLIES } else { DEFAULT_BOOK_RANDOM_PLIES };
     cfg.random_plies = random_plies.unwrap_or(default_plies);
     Ok(cfg)
+}
+
+/// `v` read as a number of `what` within `lo..=hi`, or the one-line message saying why not.
+fn num_in<T: std::str::FromStr + PartialOrd + std::fmt::Display>(what: &str, v: &str, lo: T, hi: T) -> Result<T, String> {
+    in_range(what, parse_num(what, v).map_err(|e| e.to_string())?, lo, hi)
 }
 
 fn in_range<T: PartialOrd + std::fmt::Display>(what: &str, v: T, lo: T, hi: T) -> Result<T, String> {

@@ -39,6 +39,18 @@ pub struct Stats {
     pub seldepth: usize,
 }
 
+impl Stats {
+    /// Adds `other`'s counters to these (the deeper selective depth wins): totals over the
+    /// threads of a pool, or over the positions of a bench.
+    pub fn add(&mut self, other: &Stats) {
+        self.nodes += other.nodes;
+        self.qnodes += other.qnodes;
+        self.see_pruned += other.see_pruned;
+        self.delta_pruned += other.delta_pruned;
+        self.seldepth = self.seldepth.max(other.seldepth);
+    }
+}
+
 /// One iteration's (one PV line's) report.
 #[derive(Clone, Debug)]
 pub struct Report {

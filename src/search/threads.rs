@@ -17,7 +17,7 @@
 //! starting a few threads costs microseconds, far below one move's thinking time.
 
 use super::params::SMP_VOTE_SCORE_BASE;
-use super::report::{Report, Reporter, SearchResult, Silent, Stats};
+use super::report::{Report, Reporter, SearchResult, Silent};
 use super::tt::TranspositionTable;
 use super::{Control, Limits, Options, Searcher};
 use crate::board::Board;
@@ -169,7 +169,7 @@ impl ThreadPool {
         // 5. Counters are sums; the move is the main thread's or the vote's.
         let mut stats = main_result.stats;
         for r in &helper_results {
-            add_stats(&mut stats, &r.stats);
+            stats.add(&r.stats);
         }
         let mut all = Vec::with_capacity(helper_results.len() + 1);
         all.push(main_result);
@@ -184,15 +184,6 @@ impl ThreadPool {
         result.time = time;
         result
     }
-}
-
-/// Adds `b`'s counters to `a` (the deepest selective depth wins).
-fn add_stats(a: &mut Stats, b: &Stats) {
-    a.nodes += b.nodes;
-    a.qnodes += b.qnodes;
-    a.see_pruned += b.see_pruned;
-    a.delta_pruned += b.delta_pruned;
-    a.seldepth = a.seldepth.max(b.seldepth);
 }
 
 /// The index of the thread whose result to play, by a vote: each thread that completed a
