@@ -39,6 +39,8 @@ const STDERR_KEEP: usize = 2048;
 const QUIT_GRACE: Duration = Duration::from_millis(500);
 /// Polling step while waiting for a process to exit.
 const POLL: Duration = Duration::from_millis(5);
+/// How long, after the program exits, we wait for the rest of its stderr.
+const STDERR_SETTLE: Duration = Duration::from_millis(500);
 
 /// Splits a command line into words like a shell would for simple cases: whitespace
 /// separates words, single quotes keep everything literally, double quotes keep spaces and
@@ -141,6 +143,8 @@ struct Running {
     tail: VecDeque<String>,
     /// The end of what it wrote to stderr.
     stderr: Arc<Mutex<String>>,
+    /// Disconnects when the stderr reader has seen the end of the pipe.
+    stderr_done: Receiver<()>,
 }
 
 impl Running {
@@ -169,7 +173,10 @@ impl Running {
         let stderr = Arc::new(Mutex::new(String::new()));
         let mut pipe = child.stderr.take().expect("stderr is piped");
         let keep = stderr.clone();
+        let (done_tx, stderr_done) = mpsc::channel::<()>();
         std::thread::spawn(move || {
+            // Dropped when the loop ends, which tells `settle_stderr` the pipe is drained.
+            let _done = done_tx;
             let mut buf = [0u8; 1024];
             while let Ok(n @ 1..) = pipe.read(&mut buf) {
                 let mut s = keep.lock().unwrap_or_else(|e| e.into_inner());
@@ -184,7 +191,7 @@ impl Running {
             }
         });
         let stdin = child.stdin.take();
-        Ok(Running { program, child, stdin, lines, tail: VecDeque::new(), stderr })
+        Ok(Running { program, child, stdin, lines, tail: VecDeque::new(), stderr, stderr_done })
     }
 
     /// What it printed lately, stdout then stderr.
@@ -244,8 +251,15 @@ impl Running {
         }
     }
 
+    /// After an exit, gives the stderr reader a moment to drain the pipe, so the report
+    /// includes the program's last words. Bounded: a grandchild may keep the pipe open.
+    fn settle_stderr(&self) {
+        let _ = self.stderr_done.recv_timeout(STDERR_SETTLE);
+    }
+
     /// The error for a program whose output ended before it answered `request`.
     fn exited(&mut self, request: &str, status: ExitStatus) -> DiffError {
+        self.settle_stderr();
         DiffError::Exited {
             program: self.program.clone(),
             request: request.to_string(),
