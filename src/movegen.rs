@@ -465,16 +465,22 @@ impl Board {
 impl Board {
     /// Whether the legal move `m` gives check, worked out without playing it: the moved
     /// piece's attacks from its new square, and sliders revealed behind the squares it left
-    /// (both the origin and, for en passant, the captured pawn's square). Castling is
-    /// rare enough to be played out.
+    /// (both the origin and, for en passant, the captured pawn's square). Castling moves
+    /// king and rook at once: the rook from its new square, and any slider revealed behind
+    /// either square they left.
     pub fn gives_check(&self, m: Move) -> bool {
-        if m.is_castle() {
-            let mut b = self.clone();
-            b.make(m);
-            return b.in_check();
-        }
         let us = self.side_to_move();
         let k = self.king_sq(us.flip());
+        if m.is_castle() {
+            // Internally a castling move goes from the king's square to its rook's square.
+            let (king_to, rook_to) = crate::board::castle_destinations(us, m.castle_side());
+            let left = m.from().bb() | m.to().bb();
+            let occ = (self.occupied() & !left) | king_to.bb() | rook_to.bb();
+            let ours = self.color(us) & !left;
+            let bq = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & ours;
+            let rq = ((self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & ours) | rook_to.bb();
+            return (tables::bishop_attacks(k, occ) & bq).any() || (tables::rook_attacks(k, occ) & rq).any();
+        }
         let (from, to) = (m.from(), m.to());
         let mover = if m.is_promotion() { m.promotion() } else { self.piece_on(from).unwrap_or(Piece::Pawn) };
         let mut occ = (self.occupied() ^ from.bb()) | to.bb();

@@ -415,3 +415,33 @@ fn suite_positions_and_shakmaty_perft() {
     }
     assert_eq!(stats.positions, 128 + 7 + 40);
 }
+
+/// Castling checks are rare in random play; these positions make each kind happen and
+/// compare `gives_check` with playing the move.
+#[test]
+fn castling_checks_without_playing() {
+    let cases = [
+        // The rook lands on f1 facing the king on f8.
+        ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", true),
+        // The rook lands on d1 facing the king on d8.
+        ("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", true),
+        // No file opens: no check.
+        ("6k1/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", false),
+        // Black castles onto the king's file.
+        ("r3k3/8/8/8/8/8/8/3K4 b q - 0 1", "e8c8", true),
+        // Chess960: the king does not move (g1), the rook from h1 to f1 checks f8.
+        ("5k2/8/8/8/8/8/8/6KR w H - 0 1", "g1h1", true),
+        // Along the rank, through the square the king left: the rook on f1 sees a1.
+        ("8/8/8/8/8/8/8/k3K2R w K - 0 1", "e1g1", true),
+        // The same with a blocker on b1: no check.
+        ("8/8/8/8/8/8/8/kn2K2R w K - 0 1", "e1g1", false),
+    ];
+    for (fen, mv, expected) in cases {
+        let mut b = Board::from_fen(fen).unwrap();
+        let m = b.parse_uci_move(mv).unwrap_or_else(|e| panic!("{fen} {mv}: {e}"));
+        assert!(m.is_castle(), "{fen} {mv}");
+        assert_eq!(b.gives_check(m), expected, "{fen} {mv}");
+        b.make(m);
+        assert_eq!(b.in_check(), expected, "{fen} {mv} played");
+    }
+}
