@@ -223,6 +223,33 @@ fn threefold_repetition_from_game_moves() {
 }
 
 #[test]
+fn repetition_does_not_reach_back_past_a_null_move() {
+    // Nf3, pass, Ng1, pass: the start position again, four plies on. Through two passes
+    // that is no repetition: the null moves are not moves of a game.
+    let mut b = Board::startpos();
+    b.make(uci(&b, "g1f3"));
+    b.make_null();
+    b.make(uci(&b, "f3g1"));
+    b.make_null();
+    assert_eq!(b.key(), Board::startpos().key());
+    assert!(!b.is_repetition(100), "a repetition across a null move");
+    // The same walk with real moves is one.
+    let mut b = Board::startpos();
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        b.make(uci(&b, m));
+    }
+    assert!(b.is_repetition(100));
+    // A null move further back does not hide a repetition after it.
+    let mut b = Board::startpos();
+    b.make(uci(&b, "e2e4"));
+    b.make_null();
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        b.make(uci(&b, m));
+    }
+    assert!(b.is_repetition(100));
+}
+
+#[test]
 fn fifty_move_rule() {
     // Halfmove clock 99: every quiet move ends the game in a draw, there is no mate in one.
     let b = board("k7/8/8/8/8/8/8/6QK w - - 99 80");

@@ -379,13 +379,21 @@ impl Board {
     /// Repetition draw: the position occurred before within the reversible plies; a single
     /// earlier occurrence counts when it lies strictly inside the search tree (after the
     /// root, fewer than `search_ply` plies back), otherwise two earlier occurrences are
-    /// needed (threefold).
+    /// needed (threefold). The scan stops at a null move: a line through a pass is not a
+    /// game, and positions from before it must not make lines inside a null-move search
+    /// look drawn.
     pub fn is_repetition(&self, search_ply: usize) -> bool {
         let n = self.stack.len();
         let limit = (self.halfmove as usize).min(n);
         let mut seen = 0;
         let mut i = 4;
         while i <= limit {
+            // Moves made since `i` plies ago: the two that the step from `i - 2` adds (and
+            // at the first step, also the two before them).
+            let newest = if i == 4 { 1 } else { i - 1 };
+            if (newest..=i).any(|j| self.stack[n - j].mv.is_null()) {
+                return false;
+            }
             if self.stack[n - i].key == self.key {
                 if i < search_ply {
                     return true;
