@@ -22,6 +22,18 @@ static LMR: Lazy<[[i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = Lazy::new(|| {
 });
 
 impl Searcher {
+    /// Is the static eval at `ply` better than at our previous move? When that node was in
+    /// check (no eval), the one before it decides; with neither known (near the root),
+    /// say no, which prunes less.
+    #[inline]
+    fn improving(&self, ply: usize, eval: i32) -> bool {
+        let earlier = |back: usize| if ply >= back { Some(self.stack[ply - back].eval).filter(|&e| e != -INFINITY) } else { None };
+        match earlier(2).or_else(|| earlier(4)) {
+            Some(e) => eval > e,
+            None => false,
+        }
+    }
+
     /// Fail-soft negamax with principal variation search.
     pub(super) fn negamax(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, cut_node: bool) -> i32 {
         let root = ply == 0;
@@ -95,7 +107,7 @@ impl Searcher {
             _ => raw_eval,
         };
         self.stack[ply].eval = raw_eval;
-        let improving = !in_check && ply >= 2 && raw_eval > self.stack[ply - 2].eval;
+        let improving = !in_check && self.improving(ply, raw_eval);
 
         if !pv_node && !in_check && !root {
             // Step 7. Reverse futility pruning: far enough above beta at low depth, the
@@ -158,10 +170,9 @@ impl Searcher {
                     // Late move pruning: enough quiets tried at low depth.
                     let late = !pv_node && !in_check && depth <= LMP_DEPTH && n_quiets as i32 >= lmp_limit;
                     // Futility: a quiet move cannot lift a hopeless eval above alpha.
-                    let futile = !in_check
-                        && depth <= FUTILITY_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
-                        && !is_refutation_score(order);
+                    let futility_value = eval + FUTILITY_BASE + FUTILITY_MARGIN * depth;
+                    let futile =
+                        !in_check && depth <= FUTILITY_DEPTH && futility_value <= alpha && !is_refutation_score(order);
                     // Quiet checks are kept: they may mate, which the static eval cannot see.
                     if (late || futile) && !self.board.gives_check(m) {
                         continue;
