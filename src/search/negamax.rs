@@ -175,6 +175,10 @@ impl Searcher {
                         !in_check && depth <= FUTILITY_DEPTH && futility_value <= alpha && !is_refutation_score(order);
                     // Quiet checks are kept: they may mate, which the static eval cannot see.
                     if (late || futile) && !self.board.gives_check(m) {
+                        if futile {
+                            // Fail soft with what the skipped move might have scored.
+                            best_score = best_score.max(futility_value);
+                        }
                         continue;
                     }
                     if depth <= SEE_PRUNE_DEPTH && !see_ge(&self.board, m, -SEE_QUIET_MARGIN * depth) {

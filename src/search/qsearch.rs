@@ -85,8 +85,11 @@ impl Searcher {
                 let victim = self.board.captured_piece(m).map_or(0, |p| DELTA_VALUES[p.index()]);
                 let promotion = DELTA_VALUES[Piece::Queen.index()] - DELTA_VALUES[Piece::Pawn.index()];
                 let gain = victim + if m.is_promotion() { promotion } else { 0 };
-                if raw_eval + gain + DELTA_MARGIN <= alpha && !m.is_promotion() {
+                let optimistic = raw_eval + gain + DELTA_MARGIN;
+                if optimistic <= alpha && !m.is_promotion() {
                     self.stats.delta_pruned += 1;
+                    // Fail soft with what the skipped capture might have scored.
+                    best_score = best_score.max(optimistic);
                     continue;
                 }
                 // Step 4. SEE pruning: a capture that loses material is not worth resolving.
