@@ -474,3 +474,23 @@ fn mate_limit_stops_early() {
     assert_eq!(score(&r), Score::Mate(2));
     assert!(r.depth <= 10, "kept searching to depth {}", r.depth);
 }
+
+#[test]
+fn quiescence_stores_only_bounds() {
+    // A depth-0 result must not be stored as exact: an exact entry replaces any entry of
+    // the same position, deep ones included. Each position has a capture that raises
+    // alpha in a full window, which is where an exact store would happen.
+    for fen in [
+        "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1",                                 // rook takes a free queen
+        "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",      // exd5
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", // Qxf7#
+    ] {
+        let b = board(fen);
+        let tt = Arc::new(TranspositionTable::new(1));
+        let mut s = Searcher::new(tt.clone(), Arc::new(Control::default()));
+        let v = s.quiescence(&b);
+        let e = tt.probe(b.key()).unwrap_or_else(|| panic!("no entry for {fen}"));
+        assert_ne!(e.bound, horizon::search::Bound::Exact, "{fen}: exact quiescence entry (score {v})");
+        assert!(!e.mv.is_null(), "{fen}: the capture that raised alpha is kept as the hash move");
+    }
+}

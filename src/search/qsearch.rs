@@ -3,7 +3,7 @@
 
 use super::movepick::MovePicker;
 use super::params::*;
-use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
+use super::tt::{score_from_tt, score_to_tt, Bound};
 use super::Searcher;
 use crate::moves::Move;
 use crate::see::see_ge;
@@ -72,7 +72,6 @@ impl Searcher {
 
         let mut picker = MovePicker::new_quiescence(&self.board, tt_move);
         let mut best_move = Move::NULL;
-        let orig_alpha = alpha;
         let mut legal = 0;
         while let Some((m, _)) = picker.next(&self.board, &self.history) {
             legal += 1;
@@ -121,7 +120,8 @@ impl Searcher {
         if in_check && legal == 0 {
             return -MATE + ply as i32;
         }
-        let bound = bound_of(best_score, beta, alpha > orig_alpha);
+        // Only bounds: an exact depth-0 result would replace a deeper entry of this position.
+        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
         self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), 0, bound);
         best_score
     }
