@@ -2,7 +2,8 @@
 //! numbered steps (draws, mate distance, hash cutoffs, static pruning, null move, the move
 //! loop with late-move pruning and reductions, and the hash store).
 
-use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, MovePicker};
+use super::history::{ContKeys, PieceTo};
+use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, piece_index, MovePicker};
 use super::params::*;
 use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
 use super::Searcher;
@@ -32,6 +33,19 @@ impl Searcher {
             Some(e) => eval > e,
             None => false,
         }
+    }
+
+    /// The moves one and two plies back, as the continuation history indexes them.
+    #[inline]
+    fn cont_keys(&self, ply: usize) -> ContKeys {
+        let key = |back: usize| {
+            if ply < back {
+                return None;
+            }
+            let e = self.stack[ply - back];
+            (!e.mv.is_null()).then(|| PieceTo { piece: e.moved, to: e.mv.to().index() })
+        };
+        [key(1), key(2)]
     }
 
     /// Fail-soft negamax with principal variation search.
@@ -147,13 +161,16 @@ impl Searcher {
         } else {
             Move::NULL
         };
-        let mut picker = MovePicker::new(&self.board, tt_move, &self.history, ply, counter);
+        let cont = self.cont_keys(ply);
+        let mut picker = MovePicker::new(&self.board, tt_move, &self.history, ply, counter, cont);
         let us = self.board.side_to_move();
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut legal = 0usize;
-        let mut quiets_tried = [Move::NULL; MAX_TRACKED_QUIETS];
+        let mut quiets_tried = [(Move::NULL, 0usize); MAX_TRACKED_QUIETS];
         let mut n_quiets = 0usize;
+        let mut captures_tried = [(Move::NULL, 0usize, 0usize, 0usize); MAX_TRACKED_CAPTURES];
+        let mut n_captures = 0usize;
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { LMP_NOT_IMPROVING_DIVISOR };
         let orig_alpha = alpha;
 
@@ -181,6 +198,14 @@ impl Searcher {
                         }
                         continue;
                     }
+                    // History pruning: a late quiet that has done badly here before.
+                    if !pv_node
+                        && depth <= HISTORY_PRUNE_DEPTH
+                        && !is_refutation_score(order)
+                        && order < -HISTORY_PRUNE_MARGIN * depth
+                    {
+                        continue;
+                    }
                     if depth <= SEE_PRUNE_DEPTH && !see_ge(&self.board, m, -SEE_QUIET_MARGIN * depth) {
                         continue;
                     }
@@ -192,15 +217,18 @@ impl Searcher {
                 }
             }
 
-            let moved_piece = self.board.piece_on(m.from()).map_or(0, |p| p.index()) + 6 * us.index();
+            let moved_piece = piece_index(&self.board, m);
+            if quiet && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = (m, moved_piece);
+                n_quiets += 1;
+            } else if let Some(victim) = self.board.captured_piece(m).filter(|_| n_captures < captures_tried.len()) {
+                captures_tried[n_captures] = (m, moved_piece, m.to().index(), victim.index());
+                n_captures += 1;
+            }
             self.stack[ply].mv = m;
             self.stack[ply].moved = moved_piece;
             self.board.make(m);
             legal += 1;
-            if quiet && n_quiets < quiets_tried.len() {
-                quiets_tried[n_quiets] = m;
-                n_quiets += 1;
-            }
             let gives_check = self.board.in_check();
             let new_depth = depth - 1;
 
@@ -244,8 +272,9 @@ impl Searcher {
                     }
                     if alpha >= beta {
                         // Step 13. Remember what refuted this node.
+                        self.history.capture_cutoff(m, &captures_tried[..n_captures], depth);
                         if quiet {
-                            self.history.cutoff(us, m, &quiets_tried[..n_quiets], depth, ply);
+                            self.history.quiet_cutoff(us, m, &quiets_tried[..n_quiets], &cont, depth, ply);
                             if ply > 0 && !self.stack[ply - 1].mv.is_null() {
                                 let prev = self.stack[ply - 1];
                                 self.history.set_counter(prev.moved, prev.mv.to().index(), m);
