@@ -379,6 +379,59 @@ fn pawn_protected_by_a_pawn_is_poison() {
     }
 }
 
+// ---- singular extensions ----------------------------------------------------------
+
+/// A searcher with the singular-extension option set as given (fresh hash and history).
+fn search_singular(b: &Board, depth: i32, singular: bool, reporter: &mut dyn Reporter) -> SearchResult {
+    let tt = Arc::new(TranspositionTable::new(16));
+    let mut s = Searcher::new(tt, Arc::new(Control::default()));
+    s.set_options(horizon::search::Options { singular, ..Default::default() });
+    s.search(b, Limits { depth: Some(depth), ..Default::default() }, reporter)
+}
+
+#[test]
+fn singular_extension_finds_a_deeper_tactic() {
+    // WAC.139: Nf6+ wins. At depth 9 the plain search prefers another move; extending
+    // the singular replies in the critical line finds it at the same nominal depth.
+    let b = board("rnb3kr/ppp2ppp/1b6/3q4/3pN3/Q4N2/PPP2KPP/R1B1R3 w - - 0 1");
+    let nf6 = uci(&b, "e4f6");
+    assert_ne!(search_singular(&b, 9, false, &mut Silent).best, nf6, "the plain search already finds it");
+    assert_eq!(search_singular(&b, 9, true, &mut Silent).best, nf6);
+}
+
+/// Keeps the last exact PV.
+#[derive(Default)]
+struct LastPv(Vec<Move>);
+
+impl Reporter for LastPv {
+    fn report(&mut self, r: &Report) {
+        if r.bound == horizon::search::Bound::Exact && r.multipv == 1 {
+            self.0 = r.pv.clone();
+        }
+    }
+}
+
+#[test]
+fn singular_searches_leave_the_pv_legal() {
+    // The move left out of a singular search must not reach the PV of the node (its
+    // line would then start with a move of another position's search). Replay every PV.
+    for fen in [
+        "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8",
+        "rnb3kr/ppp2ppp/1b6/3q4/3pN3/Q4N2/PPP2KPP/R1B1R3 w - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let b = board(fen);
+        let mut pv = LastPv::default();
+        let r = search_singular(&b, 12, true, &mut pv);
+        assert_eq!(pv.0.first(), Some(&r.best), "{fen}");
+        let mut replay = b.clone();
+        for &m in &pv.0 {
+            assert!(replay.legal_moves().contains(m), "{fen}: PV move {m:?} is illegal in {}", replay.to_fen());
+            replay.make(m);
+        }
+    }
+}
+
 // ---- search controls --------------------------------------------------------------
 
 #[test]

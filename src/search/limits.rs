@@ -33,10 +33,12 @@ pub struct Control {
 pub struct Options {
     /// Prune SEE-losing captures in quiescence (off: MVV/LVA ordering only).
     pub qsearch_see: bool,
+    /// Singular extensions (off: the hash move is never tested for being singular).
+    pub singular: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { qsearch_see: true }
+        Options { qsearch_see: true, singular: true }
     }
 }

@@ -56,6 +56,8 @@ struct StackEntry {
     /// Move played to leave this ply, and the piece index (color * 6 + piece) that moved.
     mv: Move,
     moved: usize,
+    /// The move a singular-extension search at this ply leaves out (`NULL`: none).
+    excluded: Move,
 }
 
 /// Everything one search thread owns.

@@ -86,7 +86,10 @@ impl Searcher {
             }
         }
 
-        // Step 5. Transposition table: cut off in non-PV nodes when the stored bound allows.
+        // Step 5. Transposition table: cut off in non-PV nodes when the stored bound allows
+        // (not in a singular search, whose result is about other moves than the entry's).
+        let excluded = self.stack[ply].excluded;
+        let singular_search = !excluded.is_null();
         let key = self.board.key();
         let tt_entry = self.tt.probe(key);
         let mut tt_move = Move::NULL;
@@ -94,6 +97,7 @@ impl Searcher {
             tt_move = e.mv;
             let s = score_from_tt(e.score, ply);
             if !pv_node
+                && !singular_search
                 && e.depth >= depth
                 && (e.bound == Bound::Exact
                     || (e.bound == Bound::Lower && s >= beta)
@@ -123,7 +127,7 @@ impl Searcher {
         self.stack[ply].eval = raw_eval;
         let improving = !in_check && self.improving(ply, raw_eval);
 
-        if !pv_node && !in_check && !root {
+        if !pv_node && !in_check && !root && !singular_search {
             // Step 7. Reverse futility pruning: far enough above beta at low depth, the
             // opponent will not catch up.
             if depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving as i32) >= beta && eval.abs() < MATE_BOUND {
@@ -178,6 +182,9 @@ impl Searcher {
             if root && (self.root_excluded.contains(&m) || !self.limits.searchmoves.contains(&m)) {
                 continue;
             }
+            if m == excluded {
+                continue;
+            }
             let tactical = is_tactical(&self.board, m);
             let quiet = !tactical;
 
@@ -217,6 +224,35 @@ impl Searcher {
                 }
             }
 
+            // Step 11a. Singular extension: is the hash move far better than every other
+            // move? Search the others at half depth against a lowered bound.
+            let mut extension = 0;
+            if let Some(e) = tt_entry.filter(|_| m == tt_move && !root && !singular_search && self.options.singular) {
+                let tt_score = score_from_tt(e.score, ply);
+                if depth >= SE_DEPTH
+                    && e.depth >= depth - SE_TT_DEPTH_MARGIN
+                    && e.bound != Bound::Upper
+                    && tt_score.abs() < MATE_BOUND
+                {
+                    let singular_beta = tt_score - SE_MARGIN * depth;
+                    self.stack[ply].excluded = m;
+                    let s = self.negamax(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+                    self.stack[ply].excluded = Move::NULL;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        // Multi-cut: another move beats beta even at half depth.
+                        return singular_beta;
+                    } else if tt_score >= beta {
+                        // Not singular, and a cutoff is expected anyway: search it shallower.
+                        extension = -1;
+                    }
+                }
+            }
+
             let moved_piece = piece_index(&self.board, m);
             if quiet && n_quiets < quiets_tried.len() {
                 quiets_tried[n_quiets] = (m, moved_piece);
@@ -230,7 +266,7 @@ impl Searcher {
             self.board.make(m);
             legal += 1;
             let gives_check = self.board.in_check();
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
 
             // Step 12. Principal variation search with late move reductions.
             let mut score;
@@ -286,8 +322,12 @@ impl Searcher {
             }
         }
 
-        // Step 14. No legal move: mate or stalemate.
+        // Step 14. No legal move: mate or stalemate (or, in a singular search, only the
+        // excluded move: it fails low).
         if legal == 0 {
+            if singular_search {
+                return alpha;
+            }
             if root && !picker.is_empty() {
                 // Every root move was excluded (MultiPV beyond the move count).
                 return alpha;
@@ -296,7 +336,8 @@ impl Searcher {
         }
 
         let bound = bound_of(best_score, beta, alpha > orig_alpha);
-        if !root || self.root_excluded.is_empty() {
+        // A singular search leaves out the best move: its result must not stand for the node.
+        if !singular_search && (!root || self.root_excluded.is_empty()) {
             self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), depth, bound);
         }
         best_score

@@ -67,6 +67,14 @@ pub const LMR_TABLE_SIZE: usize = 64;
 /// not penalised).
 pub const MAX_TRACKED_QUIETS: usize = 64;
 
+/// Singular extensions: from this depth, a hash move whose stored lower bound is at most
+/// `SE_TT_DEPTH_MARGIN` plies shallower is tested. The other moves are searched to half
+/// the depth against `tt score - SE_MARGIN * depth`; if all fail low, the hash move is
+/// extended by a ply.
+pub const SE_DEPTH: i32 = 8;
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+pub const SE_MARGIN: i32 = 2;
+
 /// Internal iterative reduction: without a hash move, reduce by one from this depth.
 pub const IIR_DEPTH: i32 = 4;
 
