@@ -13,12 +13,14 @@
 //! - `negamax`: the main alpha-beta search, step by step;
 //! - `qsearch`: quiescence search at the horizon;
 //! - [`movepick`]: staged move ordering; [`history`]: killers, history, counter-moves;
+//! - `correction`: the static-eval correction history;
 //! - [`tt`]: the transposition table; `pv`: the principal variation;
 //! - [`time`]: time limits from the clock; [`params`]: every tunable number.
 //!
 //! This file holds the [`Searcher`] (everything one search thread owns) and the checks
 //! every node makes (limits, draws).
 
+mod correction;
 mod deepening;
 pub mod history;
 mod limits;
@@ -41,6 +43,7 @@ use crate::board::Board;
 use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::types::Piece;
+use correction::CorrectionHistory;
 use history::History;
 use params::*;
 use pv::PvTable;
@@ -66,6 +69,9 @@ pub struct Searcher {
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     history: History,
+    correction: CorrectionHistory,
+    /// Apply the correction history to static evals (off only for `quiescence`).
+    correct_eval: bool,
     options: Options,
     stats: Stats,
     stack: [StackEntry; MAX_PLY + 4],
@@ -93,6 +99,8 @@ impl Searcher {
             tt,
             control,
             history: History::default(),
+            correction: CorrectionHistory::default(),
+            correct_eval: true,
             options: Options::default(),
             stats: Stats::default(),
             stack: [StackEntry::default(); MAX_PLY + 4],
@@ -143,6 +151,7 @@ impl Searcher {
     /// Forgets everything learnt (for `ucinewgame` and deterministic bench positions).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
     }
 
     /// Checks the clock and node limit; sets `stopped`.
@@ -176,6 +185,16 @@ impl Searcher {
         self.board.is_repetition(ply)
             || self.board.insufficient_material()
             || (self.board.fifty_move_draw() && (!self.board.in_check() || self.board.count_moves() > 0))
+    }
+
+    /// The static eval of the current position corrected by the correction history.
+    #[inline]
+    fn corrected(&self, raw_eval: i32) -> i32 {
+        if self.correct_eval {
+            self.correction.correct(&self.board, raw_eval)
+        } else {
+            raw_eval
+        }
     }
 
     /// Does the side to move have a piece other than pawns and king (zugzwang guard)?

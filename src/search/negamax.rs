@@ -110,22 +110,24 @@ impl Searcher {
             tt_move = Move::NULL;
         }
 
-        // Step 6. Static evaluation, and whether it improves on two plies ago.
+        // Step 6. Static evaluation (the table keeps it uncorrected), corrected by what
+        // this pawn structure taught, and whether it improves on two plies ago.
         let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluator.evaluate(&self.board), |e| e.eval) };
+        let static_eval = if in_check { -INFINITY } else { self.corrected(raw_eval) };
         // A stored bound on the score may sharpen the evaluation.
         let eval = match tt_entry {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
                 let s = e.score;
-                if e.bound == Bound::Exact || (e.bound == Bound::Lower && s > raw_eval) || (e.bound == Bound::Upper && s < raw_eval) {
+                if e.bound == Bound::Exact || (e.bound == Bound::Lower && s > static_eval) || (e.bound == Bound::Upper && s < static_eval) {
                     s
                 } else {
-                    raw_eval
+                    static_eval
                 }
             }
-            _ => raw_eval,
+            _ => static_eval,
         };
-        self.stack[ply].eval = raw_eval;
-        let improving = !in_check && self.improving(ply, raw_eval);
+        self.stack[ply].eval = static_eval;
+        let improving = !in_check && self.improving(ply, static_eval);
 
         if !pv_node && !in_check && !root && !singular_search {
             // Step 7. Reverse futility pruning: far enough above beta at low depth, the
@@ -339,6 +341,17 @@ impl Searcher {
         // A singular search leaves out the best move: its result must not stand for the node.
         if !singular_search && (!root || self.root_excluded.is_empty()) {
             self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), depth, bound);
+        }
+        // Step 15. Teach the correction history, from quiet results that bound the score on
+        // the side away from the static eval.
+        if !in_check
+            && !singular_search
+            && (best_move.is_null() || !is_tactical(&self.board, best_move))
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.correction.update(&self.board, best_score - static_eval, depth);
         }
         best_score
     }

@@ -75,6 +75,15 @@ pub const SE_DEPTH: i32 = 8;
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 pub const SE_MARGIN: i32 = 2;
 
+/// Correction history: entries per side, indexed by pawn key.
+pub const CORRECTION_SIZE: usize = 16384;
+/// Entries are kept in 1/this of a centipawn; an update moves an entry by
+/// `weight / CORRECTION_GRAIN` of the way, with weight `depth + 1` up to the cap.
+pub const CORRECTION_GRAIN: i32 = 256;
+pub const CORRECTION_WEIGHT_CAP: i32 = 16;
+/// The largest correction, in grains (64 centipawns).
+pub const CORRECTION_MAX: i32 = 64 * CORRECTION_GRAIN;
+
 /// Internal iterative reduction: without a hash move, reduce by one from this depth.
 pub const IIR_DEPTH: i32 = 4;
 

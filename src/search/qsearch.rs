@@ -14,13 +14,19 @@ impl Searcher {
     /// without a node or time limit. It equals the static evaluation exactly when no
     /// capture or promotion improves on standing pat: `datagen` keeps only such quiet
     /// positions.
+    ///
+    /// The static evaluation is taken as it is here, without the correction history
+    /// learnt by earlier searches.
     pub fn quiescence(&mut self, board: &crate::board::Board) -> i32 {
         self.board = board.clone();
         self.stats = super::Stats::default();
         self.stopped = false;
         self.limits = super::Limits::default();
         self.time = super::time::TimeLimits::default();
-        self.qsearch(-INFINITY, INFINITY, 0)
+        self.correct_eval = false;
+        let v = self.qsearch(-INFINITY, INFINITY, 0);
+        self.correct_eval = true;
+        v
     }
 
     /// Quiescence search: stand pat, then captures and queen promotions (all evasions in
@@ -62,7 +68,8 @@ impl Searcher {
         // Step 2. Stand pat: the side to move can usually do at least as well as the static
         // evaluation by not capturing. Not available in check.
         let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluator.evaluate(&self.board), |e| e.eval) };
-        let mut best_score = raw_eval;
+        let static_eval = if in_check { -INFINITY } else { self.corrected(raw_eval) };
+        let mut best_score = static_eval;
         if !in_check {
             if best_score >= beta {
                 return best_score;
@@ -84,7 +91,7 @@ impl Searcher {
                 let victim = self.board.captured_piece(m).map_or(0, |p| DELTA_VALUES[p.index()]);
                 let promotion = DELTA_VALUES[Piece::Queen.index()] - DELTA_VALUES[Piece::Pawn.index()];
                 let gain = victim + if m.is_promotion() { promotion } else { 0 };
-                let optimistic = raw_eval + gain + DELTA_MARGIN;
+                let optimistic = static_eval + gain + DELTA_MARGIN;
                 if optimistic <= alpha && !m.is_promotion() {
                     self.stats.delta_pruned += 1;
                     // Fail soft with what the skipped capture might have scored.
