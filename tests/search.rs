@@ -377,6 +377,36 @@ fn searchmoves_restricts_the_root() {
     assert!(rep.0.iter().all(|x| x.pv.first() == Some(&other)));
 }
 
+/// A `searchmoves` search scores the root over a restricted move set: that score must
+/// not reach the hash table as the position's value, or a later search that meets the
+/// position again (non-PV, same depth) cuts off with it.
+#[test]
+fn searchmoves_result_does_not_poison_the_table() {
+    // Q: Nc7+ forks king and queen, Ke7 is forced, then Nxa8 wins the queen (P).
+    let q = board("q2rkb2/3p1ppp/8/1N6/8/6p1/5PPP/6K1 w - - 0 1");
+    let fork = uci(&q, "b5c7");
+    let mut p = q.clone();
+    p.make(fork);
+    p.make(uci(&p, "e8e7"));
+    let take = uci(&p, "c7a8");
+    let blunder = uci(&p, "c7e6");
+    for depth in [3, 4, 5] {
+        let tt = Arc::new(TranspositionTable::new(8));
+        let fresh = || Searcher::new(tt.clone(), Arc::new(Control::default()));
+        // P restricted to a move that hangs the knight.
+        let limits = Limits { depth: Some(depth), searchmoves: vec![blunder], ..Default::default() };
+        assert_eq!(fresh().search(&p, limits, &mut Silent).best, blunder);
+        // The same position, unrestricted, same table: the capture.
+        let r = fresh().search(&p, Limits { depth: Some(depth), ..Default::default() }, &mut Silent);
+        assert_eq!(r.best, take, "depth {depth}: P after searchmoves");
+        // Restrict P again, then search Q, where P is two plies deep.
+        let limits = Limits { depth: Some(depth), searchmoves: vec![blunder], ..Default::default() };
+        fresh().search(&p, limits, &mut Silent);
+        let r = fresh().search(&q, Limits { depth: Some(depth + 1), ..Default::default() }, &mut Silent);
+        assert_eq!(r.best, fork, "depth {}: Q after a searchmoves search of P", depth + 1);
+    }
+}
+
 #[derive(Default)]
 struct Collect(Vec<Report>);
 impl Reporter for Collect {

@@ -29,6 +29,7 @@ impl Searcher {
 
         // Root moves: all legal moves, or those `searchmoves` allows.
         let mut root_moves: Vec<Move> = self.board.legal_moves().iter().copied().collect();
+        let legal_count = root_moves.len();
         if !self.limits.searchmoves.is_empty() {
             let allowed: Vec<Move> =
                 root_moves.iter().copied().filter(|m| self.limits.searchmoves.contains(m)).collect();
@@ -36,6 +37,7 @@ impl Searcher {
                 root_moves = allowed;
             }
         }
+        self.root_restricted = root_moves.len() < legal_count;
         self.limits.searchmoves = root_moves.clone();
         if root_moves.is_empty() {
             return SearchResult {

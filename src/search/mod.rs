@@ -73,6 +73,9 @@ pub struct Searcher {
     start: Instant,
     stopped: bool,
     root_excluded: Vec<Move>,
+    /// `searchmoves` left out some legal moves: the root's score is over a restricted move
+    /// set, not the position's value, so it is not stored (like MultiPV's later lines).
+    root_restricted: bool,
     /// 0 for the main thread (and a lone searcher); helper threads of the pool count from 1.
     thread_id: usize,
     /// This searcher's node count, published every `CHECK_EVERY` nodes for `info nodes`.
@@ -100,6 +103,7 @@ impl Searcher {
             start: Instant::now(),
             stopped: false,
             root_excluded: Vec::new(),
+            root_restricted: false,
             thread_id: 0,
             progress: Arc::new(AtomicU64::new(0)),
             owns_tt_age: true,

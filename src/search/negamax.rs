@@ -252,7 +252,9 @@ impl Searcher {
         }
 
         let bound = bound_of(best_score, beta, alpha > orig_alpha);
-        if !root || self.root_excluded.is_empty() {
+        // The root's result over a restricted move set (MultiPV's later lines, `searchmoves`)
+        // is not the position's value: it is not stored.
+        if !root || (self.root_excluded.is_empty() && !self.root_restricted) {
             self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), depth, bound);
         }
         best_score
