@@ -477,3 +477,62 @@ fn mate_limit_stops_early() {
     assert_eq!(score(&r), Score::Mate(2));
     assert!(r.depth <= 10, "kept searching to depth {}", r.depth);
 }
+
+/// A search stopped in the middle of an iteration plays the move its last report shows
+/// (if it reported anything), and that move is legal.
+#[test]
+fn node_limited_search_plays_its_reported_pv() {
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let b = board(fen);
+        for n in [50u64, 300, 1_000, 3_000, 7_000, 20_000] {
+            let mut rep = Collect::default();
+            let r = search_with(&b, Limits { nodes: Some(n), ..Default::default() }, &mut rep);
+            assert!(b.legal_moves().contains(r.best), "{fen}, {n} nodes: illegal {:?}", r.best);
+            // Stopped before any root move was searched: nothing to report, a legal fallback.
+            let Some(last) = rep.0.last() else {
+                assert_eq!(r.depth, 0, "{fen}, {n} nodes: depth {} but no report", r.depth);
+                continue;
+            };
+            assert_eq!(last.pv[0], r.best, "{fen}, {n} nodes: best is not the reported PV's first move");
+        }
+    }
+}
+
+/// When the search stops during an iteration in which a root move has already been
+/// searched to a score at least as good as the last finished iteration's, it plays that
+/// move. Bratko-Kopec 1: depth 2 prefers a7a6, depth 3 finds the mate Qd1+; every node
+/// limit that stops depth 3 after Qd1+ was searched must play Qd1+.
+#[test]
+fn stopped_iteration_keeps_a_better_finished_root_move() {
+    let b = board("1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1");
+    let mate = uci(&b, "d6d1");
+    let full = {
+        let mut rep = Collect::default();
+        search_with(&b, Limits { depth: Some(3), ..Default::default() }, &mut rep);
+        rep.0
+    };
+    let at = |d: i32| full.iter().rfind(|x| x.depth == d && x.bound == horizon::search::Bound::Exact).unwrap().clone();
+    let (d2, d3) = (at(2), at(3));
+    assert_ne!(d2.pv[0], mate, "the test needs depth 2 to miss the mate");
+    assert_eq!(d3.pv[0], mate);
+    let mut kept = 0;
+    for n in d2.nodes + 1..d3.nodes {
+        let mut rep = Collect::default();
+        let r = search_with(&b, Limits { nodes: Some(n), ..Default::default() }, &mut rep);
+        assert!(b.legal_moves().contains(r.best));
+        let last = rep.0.last().unwrap();
+        assert_eq!(last.pv[0], r.best, "{n} nodes");
+        assert!(r.best == d2.pv[0] || r.best == mate, "{n} nodes: {:?}", r.best);
+        if r.best == mate {
+            // Played from the unfinished depth 3, reported as such.
+            assert_eq!(r.depth, 2, "{n} nodes");
+            assert_eq!(last.depth, 3, "{n} nodes");
+            assert_eq!(last.score, Score::Mate(3), "{n} nodes");
+            kept += 1;
+        }
+    }
+    assert!(kept > 0, "no node limit between {} and {} kept the mate", d2.nodes, d3.nodes);
+}

@@ -71,22 +71,36 @@ impl Searcher {
             // the lines are then reported best first.
             self.root_excluded.clear();
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(multipv);
+            let mut partial = None;
             for (pv_idx, &prev) in prev_scores.iter().enumerate() {
-                let (score, bound_ok) = self.aspiration(depth, prev, pv_idx, reporter);
-                if self.stopped && !bound_ok {
-                    break;
-                }
+                let score = match self.aspiration(depth, prev, pv_idx, reporter) {
+                    Outcome::Done(score) => score,
+                    Outcome::Stopped(p) => {
+                        if pv_idx == 0 {
+                            partial = p;
+                        }
+                        break;
+                    }
+                };
                 let line: Vec<Move> = self.pv.line(0).to_vec();
                 if line.is_empty() {
                     break;
                 }
                 self.root_excluded.push(line[0]);
                 lines.push((score, line));
-                if self.stopped {
-                    break;
-                }
             }
             if lines.is_empty() {
+                // Stopped before the first line was done. A root move whose search finished
+                // in this iteration is played if it scores at least as well as the last
+                // iteration's best (or if no iteration finished at all).
+                if let Some(p) = partial {
+                    if completed_depth == 0 || p.score >= best_score {
+                        reporter.report(&self.make_report(depth, 1, p.score, p.bound, p.pv.clone()));
+                        best = p.pv[0];
+                        best_score = p.score;
+                        best_pv = p.pv;
+                    }
+                }
                 break 'deepening;
             }
             lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
@@ -157,18 +171,26 @@ impl Searcher {
     }
 
     /// One root search at `depth` inside a window around the previous score, widened on
-    /// failure. Returns the score and whether it is usable (exact and not cut short).
-    fn aspiration(&mut self, depth: i32, prev: i32, pv_idx: usize, reporter: &mut dyn Reporter) -> (i32, bool) {
+    /// failure, until the score is exact or the search is stopped.
+    fn aspiration(&mut self, depth: i32, prev: i32, pv_idx: usize, reporter: &mut dyn Reporter) -> Outcome {
         let mut delta = ASPIRATION_WINDOW;
         let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
         } else {
             (-INFINITY, INFINITY)
         };
+        let mut partial = None;
         loop {
             let score = self.negamax(alpha, beta, depth, 0, false);
+            // The root PV holds a move only if its search finished (an aborted child search
+            // returns before the PV is updated), so its score can be trusted even now.
+            let line = self.pv.line(0);
+            if !line.is_empty() {
+                let bound = if self.root_best_score >= beta { Bound::Lower } else { Bound::Exact };
+                partial = Some(Partial { score: self.root_best_score, bound, pv: line.to_vec() });
+            }
             if self.stopped {
-                return (score, false);
+                return Outcome::Stopped(partial);
             }
             if score <= alpha {
                 if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS) && pv_idx == 0 && !self.pv.line(0).is_empty() {
@@ -184,7 +206,7 @@ impl Searcher {
                 }
                 beta = (score + delta).min(INFINITY);
             } else {
-                return (score, true);
+                return Outcome::Done(score);
             }
             delta += delta / ASPIRATION_WIDEN_DIVISOR;
             if delta > ASPIRATION_MAX_DELTA {
@@ -193,4 +215,20 @@ impl Searcher {
             }
         }
     }
+}
+
+/// How a root search at one depth ended.
+enum Outcome {
+    /// An exact score inside the window; the PV is in `pv.line(0)`.
+    Done(i32),
+    /// Stopped, with the best root move whose search had finished, if any.
+    Stopped(Option<Partial>),
+}
+
+/// The best root move of an unfinished root search: its score is exact, or a lower bound
+/// if it failed high, and only moves whose own search finished count.
+struct Partial {
+    score: i32,
+    bound: Bound,
+    pv: Vec<Move>,
 }

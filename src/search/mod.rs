@@ -76,6 +76,9 @@ pub struct Searcher {
     /// `searchmoves` left out some legal moves: the root's score is over a restricted move
     /// set, not the position's value, so it is not stored (like MultiPV's later lines).
     root_restricted: bool,
+    /// Score of the root PV's first move in the current root search: the last root move
+    /// whose search finished and raised alpha (a lower bound if it reached beta).
+    root_best_score: i32,
     /// 0 for the main thread (and a lone searcher); helper threads of the pool count from 1.
     thread_id: usize,
     /// This searcher's node count, published every `CHECK_EVERY` nodes for `info nodes`.
@@ -104,6 +107,7 @@ impl Searcher {
             stopped: false,
             root_excluded: Vec::new(),
             root_restricted: false,
+            root_best_score: 0,
             thread_id: 0,
             progress: Arc::new(AtomicU64::new(0)),
             owns_tt_age: true,

@@ -226,6 +226,9 @@ impl Searcher {
                     alpha = score;
                     if pv_node {
                         self.pv.update(ply, m);
+                        if root {
+                            self.root_best_score = score;
+                        }
                     }
                     if alpha >= beta {
                         // Step 13. Remember what refuted this node.
