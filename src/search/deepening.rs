@@ -5,7 +5,7 @@
 use super::params::*;
 use super::report::{Report, Reporter, Score, SearchResult, Stats};
 use super::tt::Bound;
-use super::time::TimeLimits;
+use super::time::{TimeLimits, TimeManager};
 use super::{Limits, Searcher};
 use crate::board::Board;
 use crate::moves::Move;
@@ -19,7 +19,7 @@ impl Searcher {
         self.board = board.clone();
         self.stats = Stats::default();
         self.stopped = false;
-        self.time = TimeLimits::from_clock(&limits.clock, limits.move_overhead_ms);
+        self.time = TimeManager::new(TimeLimits::from_clock(&limits.clock, limits.move_overhead_ms));
         self.limits = limits;
         self.progress.store(0, Ordering::Relaxed);
         if self.owns_tt_age {
@@ -39,6 +39,7 @@ impl Searcher {
         }
         self.root_restricted = root_moves.len() < legal_count;
         self.limits.searchmoves = root_moves.clone();
+        self.root_nodes = root_moves.iter().map(|&m| (m, 0)).collect();
         if root_moves.is_empty() {
             return SearchResult {
                 best: Move::NULL,
@@ -115,6 +116,11 @@ impl Searcher {
             if self.stopped {
                 break 'deepening;
             }
+            // Time decisions are the main thread's (helpers have no clock and stop with it).
+            if self.thread_id == 0 {
+                let share = (multipv == 1).then(|| self.node_share(best));
+                self.time.iteration_done(best, best_score, share);
+            }
             // Stop early: mate found within the requested distance, or soft time used.
             if let Some(m) = self.limits.mate {
                 if let Score::Mate(n) = Score::from_internal(best_score) {
@@ -124,10 +130,8 @@ impl Searcher {
                 }
             }
             if !self.limits.infinite && !self.control.pondering.load(Ordering::Relaxed) {
-                if let Some(soft) = self.time.soft {
-                    if self.start.elapsed() >= soft.mul_f64(SOFT_STOP_FRACTION) {
-                        break;
-                    }
+                if self.thread_id == 0 && self.time.should_stop(self.start.elapsed()) {
+                    break;
                 }
                 // A single legal move needs no thought under a clock.
                 if root_moves.len() == 1 && self.limits.clock.time_ms.is_some() && depth >= SINGLE_REPLY_DEPTH {
@@ -146,6 +150,20 @@ impl Searcher {
             stats: self.stats,
             time: self.start.elapsed(),
         }
+    }
+
+    /// Nodes spent under a root move: called after each root move's search.
+    pub(super) fn count_root_nodes(&mut self, m: Move, nodes: u64) {
+        if let Some(entry) = self.root_nodes.iter_mut().find(|(r, _)| *r == m) {
+            entry.1 += nodes;
+        }
+    }
+
+    /// The share (0 to 1) of the root moves' nodes in this search that went to `best`.
+    fn node_share(&self, best: Move) -> f64 {
+        let total: u64 = self.root_nodes.iter().map(|&(_, n)| n).sum();
+        let mine = self.root_nodes.iter().find(|(m, _)| *m == best).map_or(0, |&(_, n)| n);
+        mine as f64 / total.max(1) as f64
     }
 
     /// A ponder move from the hash table when the PV is only one move long.

@@ -180,6 +180,7 @@ impl Searcher {
             let moved_piece = self.board.piece_on(m.from()).map_or(0, |p| p.index()) + 6 * us.index();
             self.stack[ply].mv = m;
             self.stack[ply].moved = moved_piece;
+            let nodes_before = self.stats.nodes;
             self.board.make(m);
             legal += 1;
             if quiet && n_quiets < quiets_tried.len() {
@@ -215,6 +216,9 @@ impl Searcher {
                 score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
             }
             self.board.unmake();
+            if root {
+                self.count_root_nodes(m, self.stats.nodes - nodes_before);
+            }
             if self.stopped {
                 return 0;
             }

@@ -19,7 +19,7 @@ impl Searcher {
         self.stats = super::Stats::default();
         self.stopped = false;
         self.limits = super::Limits::default();
-        self.time = super::time::TimeLimits::default();
+        self.time = super::time::TimeManager::default();
         self.qsearch(-INFINITY, INFINITY, 0)
     }
 
