@@ -457,6 +457,36 @@ fn searchmoves_restricts_the_root() {
     assert!(rep.0.iter().all(|x| x.pv.first() == Some(&other)));
 }
 
+/// A `searchmoves` search scores the root over a restricted move set: that score must
+/// not reach the hash table as the position's value, or a later search that meets the
+/// position again (non-PV, same depth) cuts off with it.
+#[test]
+fn searchmoves_result_does_not_poison_the_table() {
+    // Q: Nc7+ forks king and queen, Ke7 is forced, then Nxa8 wins the queen (P).
+    let q = board("q2rkb2/3p1ppp/8/1N6/8/6p1/5PPP/6K1 w - - 0 1");
+    let fork = uci(&q, "b5c7");
+    let mut p = q.clone();
+    p.make(fork);
+    p.make(uci(&p, "e8e7"));
+    let take = uci(&p, "c7a8");
+    let blunder = uci(&p, "c7e6");
+    for depth in [3, 4, 5] {
+        let tt = Arc::new(TranspositionTable::new(8));
+        let fresh = || Searcher::new(tt.clone(), Arc::new(Control::default()));
+        // P restricted to a move that hangs the knight.
+        let limits = Limits { depth: Some(depth), searchmoves: vec![blunder], ..Default::default() };
+        assert_eq!(fresh().search(&p, limits, &mut Silent).best, blunder);
+        // The same position, unrestricted, same table: the capture.
+        let r = fresh().search(&p, Limits { depth: Some(depth), ..Default::default() }, &mut Silent);
+        assert_eq!(r.best, take, "depth {depth}: P after searchmoves");
+        // Restrict P again, then search Q, where P is two plies deep.
+        let limits = Limits { depth: Some(depth), searchmoves: vec![blunder], ..Default::default() };
+        fresh().search(&p, limits, &mut Silent);
+        let r = fresh().search(&q, Limits { depth: Some(depth + 1), ..Default::default() }, &mut Silent);
+        assert_eq!(r.best, fork, "depth {}: Q after a searchmoves search of P", depth + 1);
+    }
+}
+
 #[derive(Default)]
 struct Collect(Vec<Report>);
 impl Reporter for Collect {
@@ -546,4 +576,62 @@ fn quiescence_stores_only_bounds() {
         assert_ne!(e.bound, horizon::search::Bound::Exact, "{fen}: exact quiescence entry (score {v})");
         assert!(!e.mv.is_null(), "{fen}: the capture that raised alpha is kept as the hash move");
     }
+}
+/// A search stopped in the middle of an iteration plays the move its last report shows
+/// (if it reported anything), and that move is legal.
+#[test]
+fn node_limited_search_plays_its_reported_pv() {
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let b = board(fen);
+        for n in [50u64, 300, 1_000, 3_000, 7_000, 20_000] {
+            let mut rep = Collect::default();
+            let r = search_with(&b, Limits { nodes: Some(n), ..Default::default() }, &mut rep);
+            assert!(b.legal_moves().contains(r.best), "{fen}, {n} nodes: illegal {:?}", r.best);
+            // Stopped before any root move was searched: nothing to report, a legal fallback.
+            let Some(last) = rep.0.last() else {
+                assert_eq!(r.depth, 0, "{fen}, {n} nodes: depth {} but no report", r.depth);
+                continue;
+            };
+            assert_eq!(last.pv[0], r.best, "{fen}, {n} nodes: best is not the reported PV's first move");
+        }
+    }
+}
+
+/// When the search stops during an iteration in which a root move has already been
+/// searched to a score at least as good as the last finished iteration's, it plays that
+/// move. Bratko-Kopec 1: depth 2 prefers a7a6, depth 3 finds the mate Qd1+; every node
+/// limit that stops depth 3 after Qd1+ was searched must play Qd1+.
+#[test]
+fn stopped_iteration_keeps_a_better_finished_root_move() {
+    let b = board("1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1");
+    let mate = uci(&b, "d6d1");
+    let full = {
+        let mut rep = Collect::default();
+        search_with(&b, Limits { depth: Some(3), ..Default::default() }, &mut rep);
+        rep.0
+    };
+    let at = |d: i32| full.iter().rfind(|x| x.depth == d && x.bound == horizon::search::Bound::Exact).unwrap().clone();
+    let (d2, d3) = (at(2), at(3));
+    assert_ne!(d2.pv[0], mate, "the test needs depth 2 to miss the mate");
+    assert_eq!(d3.pv[0], mate);
+    let mut kept = 0;
+    for n in d2.nodes + 1..d3.nodes {
+        let mut rep = Collect::default();
+        let r = search_with(&b, Limits { nodes: Some(n), ..Default::default() }, &mut rep);
+        assert!(b.legal_moves().contains(r.best));
+        let last = rep.0.last().unwrap();
+        assert_eq!(last.pv[0], r.best, "{n} nodes");
+        assert!(r.best == d2.pv[0] || r.best == mate, "{n} nodes: {:?}", r.best);
+        if r.best == mate {
+            // Played from the unfinished depth 3, reported as such.
+            assert_eq!(r.depth, 2, "{n} nodes");
+            assert_eq!(last.depth, 3, "{n} nodes");
+            assert_eq!(last.score, Score::Mate(3), "{n} nodes");
+            kept += 1;
+        }
+    }
+    assert!(kept > 0, "no node limit between {} and {} kept the mate", d2.nodes, d3.nodes);
 }

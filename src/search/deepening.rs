@@ -5,7 +5,7 @@
 use super::params::*;
 use super::report::{Report, Reporter, Score, SearchResult, Stats};
 use super::tt::Bound;
-use super::time::TimeLimits;
+use super::time::{TimeLimits, TimeManager};
 use super::{Limits, Searcher};
 use crate::board::Board;
 use crate::moves::Move;
@@ -19,7 +19,7 @@ impl Searcher {
         self.board = board.clone();
         self.stats = Stats::default();
         self.stopped = false;
-        self.time = TimeLimits::from_clock(&limits.clock, limits.move_overhead_ms);
+        self.time = TimeManager::new(TimeLimits::from_clock(&limits.clock, limits.move_overhead_ms));
         self.limits = limits;
         self.progress.store(0, Ordering::Relaxed);
         if self.owns_tt_age {
@@ -29,6 +29,7 @@ impl Searcher {
 
         // Root moves: all legal moves, or those `searchmoves` allows.
         let mut root_moves: Vec<Move> = self.board.legal_moves().iter().copied().collect();
+        let legal_count = root_moves.len();
         if !self.limits.searchmoves.is_empty() {
             let allowed: Vec<Move> =
                 root_moves.iter().copied().filter(|m| self.limits.searchmoves.contains(m)).collect();
@@ -36,7 +37,9 @@ impl Searcher {
                 root_moves = allowed;
             }
         }
+        self.root_restricted = root_moves.len() < legal_count;
         self.limits.searchmoves = root_moves.clone();
+        self.root_nodes = root_moves.iter().map(|&m| (m, 0)).collect();
         if root_moves.is_empty() {
             return SearchResult {
                 best: Move::NULL,
@@ -69,22 +72,36 @@ impl Searcher {
             // the lines are then reported best first.
             self.root_excluded.clear();
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(multipv);
+            let mut partial = None;
             for (pv_idx, &prev) in prev_scores.iter().enumerate() {
-                let (score, bound_ok) = self.aspiration(depth, prev, pv_idx, reporter);
-                if self.stopped && !bound_ok {
-                    break;
-                }
+                let score = match self.aspiration(depth, prev, pv_idx, reporter) {
+                    Outcome::Done(score) => score,
+                    Outcome::Stopped(p) => {
+                        if pv_idx == 0 {
+                            partial = p;
+                        }
+                        break;
+                    }
+                };
                 let line: Vec<Move> = self.pv.line(0).to_vec();
                 if line.is_empty() {
                     break;
                 }
                 self.root_excluded.push(line[0]);
                 lines.push((score, line));
-                if self.stopped {
-                    break;
-                }
             }
             if lines.is_empty() {
+                // Stopped before the first line was done. A root move whose search finished
+                // in this iteration is played if it scores at least as well as the last
+                // iteration's best (or if no iteration finished at all).
+                if let Some(p) = partial {
+                    if completed_depth == 0 || p.score >= best_score {
+                        reporter.report(&self.make_report(depth, 1, p.score, p.bound, p.pv.clone()));
+                        best = p.pv[0];
+                        best_score = p.score;
+                        best_pv = p.pv;
+                    }
+                }
                 break 'deepening;
             }
             lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
@@ -99,6 +116,11 @@ impl Searcher {
             if self.stopped {
                 break 'deepening;
             }
+            // Time decisions are the main thread's (helpers have no clock and stop with it).
+            if self.thread_id == 0 {
+                let share = (multipv == 1).then(|| self.node_share(best));
+                self.time.iteration_done(best, best_score, share);
+            }
             // Stop early: mate found within the requested distance, or soft time used.
             if let Some(m) = self.limits.mate {
                 if let Score::Mate(n) = Score::from_internal(best_score) {
@@ -108,10 +130,8 @@ impl Searcher {
                 }
             }
             if !self.limits.infinite && !self.control.pondering.load(Ordering::Relaxed) {
-                if let Some(soft) = self.time.soft {
-                    if self.start.elapsed() >= soft.mul_f64(SOFT_STOP_FRACTION) {
-                        break;
-                    }
+                if self.thread_id == 0 && self.time.should_stop(self.start.elapsed()) {
+                    break;
                 }
                 // A single legal move needs no thought under a clock.
                 if root_moves.len() == 1 && self.limits.clock.time_ms.is_some() && depth >= SINGLE_REPLY_DEPTH {
@@ -130,6 +150,20 @@ impl Searcher {
             stats: self.stats,
             time: self.start.elapsed(),
         }
+    }
+
+    /// Nodes spent under a root move: called after each root move's search.
+    pub(super) fn count_root_nodes(&mut self, m: Move, nodes: u64) {
+        if let Some(entry) = self.root_nodes.iter_mut().find(|(r, _)| *r == m) {
+            entry.1 += nodes;
+        }
+    }
+
+    /// The share (0 to 1) of the root moves' nodes in this search that went to `best`.
+    fn node_share(&self, best: Move) -> f64 {
+        let total: u64 = self.root_nodes.iter().map(|&(_, n)| n).sum();
+        let mine = self.root_nodes.iter().find(|(m, _)| *m == best).map_or(0, |&(_, n)| n);
+        mine as f64 / total.max(1) as f64
     }
 
     /// A ponder move from the hash table when the PV is only one move long.
@@ -155,18 +189,26 @@ impl Searcher {
     }
 
     /// One root search at `depth` inside a window around the previous score, widened on
-    /// failure. Returns the score and whether it is usable (exact and not cut short).
-    fn aspiration(&mut self, depth: i32, prev: i32, pv_idx: usize, reporter: &mut dyn Reporter) -> (i32, bool) {
+    /// failure, until the score is exact or the search is stopped.
+    fn aspiration(&mut self, depth: i32, prev: i32, pv_idx: usize, reporter: &mut dyn Reporter) -> Outcome {
         let mut delta = ASPIRATION_WINDOW;
         let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
         } else {
             (-INFINITY, INFINITY)
         };
+        let mut partial = None;
         loop {
             let score = self.negamax(alpha, beta, depth, 0, false);
+            // The root PV holds a move only if its search finished (an aborted child search
+            // returns before the PV is updated), so its score can be trusted even now.
+            let line = self.pv.line(0);
+            if !line.is_empty() {
+                let bound = if self.root_best_score >= beta { Bound::Lower } else { Bound::Exact };
+                partial = Some(Partial { score: self.root_best_score, bound, pv: line.to_vec() });
+            }
             if self.stopped {
-                return (score, false);
+                return Outcome::Stopped(partial);
             }
             if score <= alpha {
                 if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS) && pv_idx == 0 && !self.pv.line(0).is_empty() {
@@ -182,7 +224,7 @@ impl Searcher {
                 }
                 beta = (score + delta).min(INFINITY);
             } else {
-                return (score, true);
+                return Outcome::Done(score);
             }
             delta += delta / ASPIRATION_WIDEN_DIVISOR;
             if delta > ASPIRATION_MAX_DELTA {
@@ -191,4 +233,20 @@ impl Searcher {
             }
         }
     }
+}
+
+/// How a root search at one depth ended.
+enum Outcome {
+    /// An exact score inside the window; the PV is in `pv.line(0)`.
+    Done(i32),
+    /// Stopped, with the best root move whose search had finished, if any.
+    Stopped(Option<Partial>),
+}
+
+/// The best root move of an unfinished root search: its score is exact, or a lower bound
+/// if it failed high, and only moves whose own search finished count.
+struct Partial {
+    score: i32,
+    bound: Bound,
+    pv: Vec<Move>,
 }

@@ -15,7 +15,8 @@
 //! - [`movepick`]: staged move ordering; [`history`]: killers, history, counter-moves;
 //! - `correction`: the static-eval correction history;
 //! - [`tt`]: the transposition table; `pv`: the principal variation;
-//! - [`time`]: time limits from the clock; [`params`]: every tunable number.
+//! - [`time`]: time limits from the clock, scaled by how settled the search is;
+//!   [`params`]: every tunable number.
 //!
 //! This file holds the [`Searcher`] (everything one search thread owns) and the checks
 //! every node makes (limits, draws).
@@ -50,7 +51,7 @@ use pv::PvTable;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
-use time::TimeLimits;
+use time::TimeManager;
 use tt::TranspositionTable;
 
 #[derive(Clone, Copy, Default)]
@@ -77,10 +78,19 @@ pub struct Searcher {
     stack: [StackEntry; MAX_PLY + 4],
     pv: PvTable,
     limits: Limits,
-    time: TimeLimits,
+    /// The clock's limits and the decision to start another iteration (main thread).
+    time: TimeManager,
     start: Instant,
     stopped: bool,
     root_excluded: Vec<Move>,
+    /// `searchmoves` left out some legal moves: the root's score is over a restricted move
+    /// set, not the position's value, so it is not stored (like MultiPV's later lines).
+    root_restricted: bool,
+    /// Score of the root PV's first move in the current root search: the last root move
+    /// whose search finished and raised alpha (a lower bound if it reached beta).
+    root_best_score: i32,
+    /// Nodes spent under each root move in this search, over all iterations (time management).
+    root_nodes: Vec<(Move, u64)>,
     /// 0 for the main thread (and a lone searcher); helper threads of the pool count from 1.
     thread_id: usize,
     /// This searcher's node count, published every `CHECK_EVERY` nodes for `info nodes`.
@@ -106,10 +116,13 @@ impl Searcher {
             stack: [StackEntry::default(); MAX_PLY + 4],
             pv: PvTable::new(),
             limits: Limits::default(),
-            time: TimeLimits::default(),
+            time: TimeManager::default(),
             start: Instant::now(),
             stopped: false,
             root_excluded: Vec::new(),
+            root_restricted: false,
+            root_best_score: 0,
+            root_nodes: Vec::new(),
             thread_id: 0,
             progress: Arc::new(AtomicU64::new(0)),
             owns_tt_age: true,
@@ -170,7 +183,7 @@ impl Searcher {
         if self.stats.nodes.is_multiple_of(CHECK_EVERY) {
             self.progress.store(self.stats.nodes, Ordering::Relaxed);
             if !self.limits.infinite && !self.control.pondering.load(Ordering::Relaxed) {
-                if let Some(hard) = self.time.hard {
+                if let Some(hard) = self.time.hard() {
                     if self.start.elapsed() >= hard {
                         self.stopped = true;
                     }

@@ -265,6 +265,7 @@ impl Searcher {
             }
             self.stack[ply].mv = m;
             self.stack[ply].moved = moved_piece;
+            let nodes_before = self.stats.nodes;
             self.board.make(m);
             legal += 1;
             let gives_check = self.board.in_check();
@@ -296,6 +297,9 @@ impl Searcher {
                 score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
             }
             self.board.unmake();
+            if root {
+                self.count_root_nodes(m, self.stats.nodes - nodes_before);
+            }
             if self.stopped {
                 return 0;
             }
@@ -307,6 +311,9 @@ impl Searcher {
                     alpha = score;
                     if pv_node {
                         self.pv.update(ply, m);
+                        if root {
+                            self.root_best_score = score;
+                        }
                     }
                     if alpha >= beta {
                         // Step 13. Remember what refuted this node.
@@ -338,8 +345,10 @@ impl Searcher {
         }
 
         let bound = bound_of(best_score, beta, alpha > orig_alpha);
-        // A singular search leaves out the best move: its result must not stand for the node.
-        if !singular_search && (!root || self.root_excluded.is_empty()) {
+        // A singular search leaves out the best move, and the root's result over a restricted
+        // move set (MultiPV's later lines, `searchmoves`) is not the position's value either:
+        // neither is stored.
+        if !singular_search && (!root || (self.root_excluded.is_empty() && !self.root_restricted)) {
             self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), depth, bound);
         }
         // Step 15. Teach the correction history, from quiet results that bound the score on

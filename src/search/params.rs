@@ -125,6 +125,9 @@ pub const CHECK_EVERY: u64 = 1024;
 
 // ---- time management (see `time.rs`) -------------------------------------------------
 
+/// The clock is planned as if this many moves' `Move Overhead` were already gone (lag is
+/// paid on every move, also the next ones).
+pub const OVERHEAD_RESERVE_MOVES: u64 = 3;
 /// Moves assumed left when `movestogo` is not given.
 pub const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// `movestogo` is read as at most this many moves.
@@ -145,6 +148,32 @@ pub const SOFT_STOP_FRACTION: f64 = 0.6;
 /// With a single legal move under a clock, the search stops after this depth (deep enough
 /// for a ponder move and a sensible score).
 pub const SINGLE_REPLY_DEPTH: i32 = 4;
+
+// The soft limit is scaled after each iteration by the factors below (their product is
+// clamped to `TIME_SCALE_MIN..=TIME_SCALE_MAX`, and the result never exceeds the hard limit).
+
+/// Best-move stability: the factor when the best move just changed (or on the first iteration) ...
+pub const STABILITY_UNSTABLE_FACTOR: f64 = 1.3;
+/// ... less this much for each further iteration in a row with the same best move ...
+pub const STABILITY_STEP: f64 = 0.1;
+/// ... counting at most this many iterations (so the factor bottoms out at 1.3 - 0.5 = 0.8).
+pub const STABILITY_MAX_COUNT: u32 = 5;
+/// Node share: the factor is base - weight * (share of the root's nodes spent under the
+/// best move), from 1.6 (no nodes) down to 0.7 (all nodes) ...
+pub const NODE_SHARE_BASE: f64 = 1.6;
+/// ... with this weight.
+pub const NODE_SHARE_WEIGHT: f64 = 0.9;
+/// Score drop: the factor grows by this much per centipawn the score fell below the average
+/// of the previous iterations' scores ...
+pub const SCORE_DROP_PER_CP: f64 = 0.006;
+/// ... counting at most this many centipawns (so at most 1 + 0.006 * 80 = 1.48).
+pub const SCORE_DROP_MAX_CP: i32 = 80;
+/// The score drop is measured against the average of up to this many previous iterations.
+pub const SCORE_DROP_ITERATIONS: usize = 3;
+/// The product of the factors is clamped to at least this ...
+pub const TIME_SCALE_MIN: f64 = 0.4;
+/// ... and at most this (and the scaled soft limit to the hard limit).
+pub const TIME_SCALE_MAX: f64 = 2.5;
 
 /// Lazy SMP: helper thread `i` (1-based) uses pattern `(i - 1) % 20` and skips every depth
 /// `d` with `((d + phase) / size)` odd, so the helpers spread over neighbouring depths

@@ -22,7 +22,7 @@ impl Searcher {
         self.stats = super::Stats::default();
         self.stopped = false;
         self.limits = super::Limits::default();
-        self.time = super::time::TimeLimits::default();
+        self.time = super::time::TimeManager::default();
         self.correct_eval = false;
         let v = self.qsearch(-INFINITY, INFINITY, 0);
         self.correct_eval = true;
