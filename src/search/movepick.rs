@@ -6,7 +6,7 @@
 //! the counter-move; the other quiets by butterfly plus continuation history; losing
 //! captures and under-promotions last.
 
-use super::history::{piece_index, ContKeys, History};
+use super::history::{ContKeys, History};
 use super::params::{CAPTURE_HISTORY_DIVISOR, MVV_VALUES};
 use crate::board::Board;
 use crate::movegen::{MoveList, ALL, MAX_MOVES};
@@ -29,6 +29,12 @@ pub fn mvv_lva(board: &Board, m: Move) -> i32 {
     let promo = if m.is_promotion() { MVV_VALUES[m.promotion().index()] } else { 0 };
     let victim = board.captured_piece(m).map_or(0, |p| MVV_VALUES[p.index()]);
     (victim + promo) * 8 - attacker
+}
+
+/// The moving piece as the history tables index it: `color * 6 + piece`.
+#[inline(always)]
+pub fn piece_index(board: &Board, m: Move) -> usize {
+    board.piece_on(m.from()).map_or(0, |p| p.index()) + 6 * board.side_to_move().index()
 }
 
 /// The capture-history entry of a tactical move (0 for a promotion that captures nothing).

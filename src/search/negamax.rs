@@ -2,8 +2,8 @@
 //! numbered steps (draws, mate distance, hash cutoffs, static pruning, null move, the move
 //! loop with late-move pruning and reductions, and the hash store).
 
-use super::history::{piece_index, ContKeys, PieceTo};
-use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, MovePicker};
+use super::history::{ContKeys, PieceTo};
+use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, piece_index, MovePicker};
 use super::params::*;
 use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
 use super::Searcher;
@@ -169,12 +169,13 @@ impl Searcher {
         };
         let cont = self.cont_keys(ply);
         let mut picker = MovePicker::new(&self.board, tt_move, &self.history, ply, counter, cont);
+        let us = self.board.side_to_move();
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut legal = 0usize;
-        let mut quiets_tried = [Move::NULL; MAX_TRACKED_QUIETS];
+        let mut quiets_tried = [(Move::NULL, 0usize); MAX_TRACKED_QUIETS];
         let mut n_quiets = 0usize;
-        let mut captures_tried = [Move::NULL; MAX_TRACKED_CAPTURES];
+        let mut captures_tried = [(Move::NULL, 0usize, 0usize, 0usize); MAX_TRACKED_CAPTURES];
         let mut n_captures = 0usize;
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { LMP_NOT_IMPROVING_DIVISOR };
         let orig_alpha = alpha;
@@ -255,13 +256,11 @@ impl Searcher {
             }
 
             let moved_piece = piece_index(&self.board, m);
-            if quiet {
-                if n_quiets < quiets_tried.len() {
-                    quiets_tried[n_quiets] = m;
-                    n_quiets += 1;
-                }
-            } else if n_captures < captures_tried.len() {
-                captures_tried[n_captures] = m;
+            if quiet && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = (m, moved_piece);
+                n_quiets += 1;
+            } else if let Some(victim) = self.board.captured_piece(m).filter(|_| n_captures < captures_tried.len()) {
+                captures_tried[n_captures] = (m, moved_piece, m.to().index(), victim.index());
                 n_captures += 1;
             }
             self.stack[ply].mv = m;
@@ -318,9 +317,9 @@ impl Searcher {
                     }
                     if alpha >= beta {
                         // Step 13. Remember what refuted this node.
-                        self.history.capture_cutoff(&self.board, m, &captures_tried[..n_captures], depth);
+                        self.history.capture_cutoff(m, &captures_tried[..n_captures], depth);
                         if quiet {
-                            self.history.quiet_cutoff(&self.board, m, &quiets_tried[..n_quiets], &cont, depth, ply);
+                            self.history.quiet_cutoff(us, m, &quiets_tried[..n_quiets], &cont, depth, ply);
                             if ply > 0 && !self.stack[ply - 1].mv.is_null() {
                                 let prev = self.stack[ply - 1];
                                 self.history.set_counter(prev.moved, prev.mv.to().index(), m);
