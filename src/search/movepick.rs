@@ -2,12 +2,11 @@
 //! (selection sort, so a cutoff after the first few moves costs little).
 //!
 //! Order: hash move; captures and queen promotions that do not lose material (SEE >= 0),
-//! by MVV/LVA adjusted by capture history (plain MVV/LVA in quiescence); the two killers;
-//! the counter-move; the other quiets by butterfly plus continuation history; losing
+//! by MVV/LVA; the two killers; the counter-move; the other quiets by history; losing
 //! captures and under-promotions last.
 
-use super::history::{ContKeys, History};
-use super::params::{CAPTURE_HISTORY_DIVISOR, MVV_VALUES};
+use super::history::History;
+use super::params::MVV_VALUES;
 use crate::board::Board;
 use crate::movegen::{MoveList, ALL, MAX_MOVES};
 use crate::moves::Move;
@@ -29,18 +28,6 @@ pub fn mvv_lva(board: &Board, m: Move) -> i32 {
     let promo = if m.is_promotion() { MVV_VALUES[m.promotion().index()] } else { 0 };
     let victim = board.captured_piece(m).map_or(0, |p| MVV_VALUES[p.index()]);
     (victim + promo) * 8 - attacker
-}
-
-/// The moving piece as the history tables index it: `color * 6 + piece`.
-#[inline(always)]
-pub fn piece_index(board: &Board, m: Move) -> usize {
-    board.piece_on(m.from()).map_or(0, |p| p.index()) + 6 * board.side_to_move().index()
-}
-
-/// The capture-history entry of a tactical move (0 for a promotion that captures nothing).
-#[inline(always)]
-pub fn capture_history(board: &Board, history: &History, m: Move) -> i32 {
-    board.captured_piece(m).map_or(0, |c| history.capture_score(piece_index(board, m), m.to().index(), c.index()))
 }
 
 /// Whether a move changes material (capture or promotion) — not "quiet".
@@ -79,15 +66,13 @@ pub struct MovePicker {
     /// Next losing capture to hand out (counts down from `captures_end`).
     bad_next: usize,
     quiescence: bool,
-    /// The earlier moves whose continuation history orders the quiets.
-    cont: ContKeys,
 }
 
 impl MovePicker {
     /// Picker for the main search.
-    pub fn new(board: &Board, hash_move: Move, history: &History, ply: usize, counter: Move, cont: ContKeys) -> MovePicker {
+    pub fn new(board: &Board, hash_move: Move, history: &History, ply: usize, counter: Move) -> MovePicker {
         let k = history.killers(ply);
-        Self::build(board.legal_moves(), hash_move, [k[0], k[1], counter], false, cont)
+        Self::build(board.legal_moves(), hash_move, [k[0], k[1], counter], false)
     }
 
     /// Captures and promotions for quiescence (or all evasions when in check), ordered by
@@ -100,10 +85,10 @@ impl MovePicker {
         } else {
             board.captures(&mut list);
         }
-        Self::build(list, hash_move, [Move::NULL; 3], true, [None; 2])
+        Self::build(list, hash_move, [Move::NULL; 3], true)
     }
 
-    fn build(list: MoveList, tt_move: Move, refutations: [Move; 3], quiescence: bool, cont: ContKeys) -> MovePicker {
+    fn build(list: MoveList, tt_move: Move, refutations: [Move; 3], quiescence: bool) -> MovePicker {
         MovePicker {
             list,
             scores: [0; MAX_MOVES],
@@ -115,7 +100,6 @@ impl MovePicker {
             captures_end: 0,
             bad_next: 0,
             quiescence,
-            cont,
         }
     }
 
@@ -168,13 +152,7 @@ impl MovePicker {
                         let tactical = is_tactical(board, m);
                         if self.quiescence || tactical {
                             self.swap(end, i);
-                            self.scores[end] = match (tactical, self.quiescence) {
-                                (false, _) => 0,
-                                (true, true) => mvv_lva(board, m),
-                                (true, false) => {
-                                    mvv_lva(board, m) + capture_history(board, history, m) / CAPTURE_HISTORY_DIVISOR
-                                }
-                            };
+                            self.scores[end] = if tactical { mvv_lva(board, m) } else { 0 };
                             end += 1;
                         }
                     }
@@ -233,8 +211,7 @@ impl MovePicker {
                 Stage::InitQuiets => {
                     let side = board.side_to_move();
                     for i in self.next..self.list.len() {
-                        let m = self.list[i];
-                        self.scores[i] = history.quiet_score(side, m, piece_index(board, m), &self.cont);
+                        self.scores[i] = history.quiet_score(side, self.list[i]);
                     }
                     self.stage = Stage::Quiets;
                 }

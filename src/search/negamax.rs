@@ -2,8 +2,7 @@
 //! numbered steps (draws, mate distance, hash cutoffs, static pruning, null move, the move
 //! loop with late-move pruning and reductions, and the hash store).
 
-use super::history::{ContKeys, PieceTo};
-use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, piece_index, MovePicker};
+use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, MovePicker};
 use super::params::*;
 use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
 use super::Searcher;
@@ -33,19 +32,6 @@ impl Searcher {
             Some(e) => eval > e,
             None => false,
         }
-    }
-
-    /// The moves one and two plies back, as the continuation history indexes them.
-    #[inline]
-    fn cont_keys(&self, ply: usize) -> ContKeys {
-        let key = |back: usize| {
-            if ply < back {
-                return None;
-            }
-            let e = self.stack[ply - back];
-            (!e.mv.is_null()).then(|| PieceTo { piece: e.moved, to: e.mv.to().index() })
-        };
-        [key(1), key(2)]
     }
 
     /// Fail-soft negamax with principal variation search.
@@ -167,16 +153,13 @@ impl Searcher {
         } else {
             Move::NULL
         };
-        let cont = self.cont_keys(ply);
-        let mut picker = MovePicker::new(&self.board, tt_move, &self.history, ply, counter, cont);
+        let mut picker = MovePicker::new(&self.board, tt_move, &self.history, ply, counter);
         let us = self.board.side_to_move();
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut legal = 0usize;
-        let mut quiets_tried = [(Move::NULL, 0usize); MAX_TRACKED_QUIETS];
+        let mut quiets_tried = [Move::NULL; MAX_TRACKED_QUIETS];
         let mut n_quiets = 0usize;
-        let mut captures_tried = [(Move::NULL, 0usize, 0usize, 0usize); MAX_TRACKED_CAPTURES];
-        let mut n_captures = 0usize;
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { LMP_NOT_IMPROVING_DIVISOR };
         let orig_alpha = alpha;
 
@@ -205,14 +188,6 @@ impl Searcher {
                             // Fail soft with what the skipped move might have scored.
                             best_score = best_score.max(futility_value);
                         }
-                        continue;
-                    }
-                    // History pruning: a late quiet that has done badly here before.
-                    if !pv_node
-                        && depth <= HISTORY_PRUNE_DEPTH
-                        && !is_refutation_score(order)
-                        && order < -HISTORY_PRUNE_MARGIN * depth
-                    {
                         continue;
                     }
                     if depth <= SEE_PRUNE_DEPTH && !see_ge(&self.board, m, -SEE_QUIET_MARGIN * depth) {
@@ -255,19 +230,16 @@ impl Searcher {
                 }
             }
 
-            let moved_piece = piece_index(&self.board, m);
-            if quiet && n_quiets < quiets_tried.len() {
-                quiets_tried[n_quiets] = (m, moved_piece);
-                n_quiets += 1;
-            } else if let Some(victim) = self.board.captured_piece(m).filter(|_| n_captures < captures_tried.len()) {
-                captures_tried[n_captures] = (m, moved_piece, m.to().index(), victim.index());
-                n_captures += 1;
-            }
+            let moved_piece = self.board.piece_on(m.from()).map_or(0, |p| p.index()) + 6 * us.index();
             self.stack[ply].mv = m;
             self.stack[ply].moved = moved_piece;
             let nodes_before = self.stats.nodes;
             self.board.make(m);
             legal += 1;
+            if quiet && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = m;
+                n_quiets += 1;
+            }
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + extension;
 
@@ -317,9 +289,8 @@ impl Searcher {
                     }
                     if alpha >= beta {
                         // Step 13. Remember what refuted this node.
-                        self.history.capture_cutoff(m, &captures_tried[..n_captures], depth);
                         if quiet {
-                            self.history.quiet_cutoff(us, m, &quiets_tried[..n_quiets], &cont, depth, ply);
+                            self.history.cutoff(us, m, &quiets_tried[..n_quiets], depth, ply);
                             if ply > 0 && !self.stack[ply - 1].mv.is_null() {
                                 let prev = self.stack[ply - 1];
                                 self.history.set_counter(prev.moved, prev.mv.to().index(), m);

@@ -103,15 +103,6 @@ pub const HISTORY_BONUS_CAP: i32 = 1600;
 pub const HISTORY_MAX: i32 = 16384;
 /// Between searches every history entry is divided by this (keeps what was learnt, fades it).
 pub const HISTORY_AGE_DIVISOR: i32 = 2;
-/// Capture ordering adds capture history divided by this to MVV/LVA (whose victim classes
-/// are 1600 apart), so a strong history can reorder neighbouring classes.
-pub const CAPTURE_HISTORY_DIVISOR: i32 = 4;
-/// Captures remembered per node for the capture-history malus on a cutoff.
-pub const MAX_TRACKED_CAPTURES: usize = 32;
-/// History pruning: at depth <= this, a late quiet move whose history score is below
-/// `-HISTORY_PRUNE_MARGIN * depth` is skipped.
-pub const HISTORY_PRUNE_DEPTH: i32 = 3;
-pub const HISTORY_PRUNE_MARGIN: i32 = 4000;
 
 /// Transposition-table replacement: an entry's worth is its depth minus this many plies
 /// per search it is old, and the least worth in a bucket is replaced ...
