@@ -324,13 +324,13 @@ impl Searcher {
         }
         // Step 15. Teach the correction history, from quiet results that bound the score on
         // the side away from the static eval.
-        if !in_check
-            && !singular_search
-            && (best_move.is_null() || !is_tactical(&self.board, best_move))
-            && best_score.abs() < MATE_BOUND
-            && !(bound == Bound::Lower && best_score <= static_eval)
-            && !(bound == Bound::Upper && best_score >= static_eval)
-        {
+        let informative = match bound {
+            Bound::Lower => best_score > static_eval,
+            Bound::Upper => best_score < static_eval,
+            Bound::Exact => true,
+        };
+        let quiet_best = best_move.is_null() || !is_tactical(&self.board, best_move);
+        if informative && quiet_best && !in_check && !singular_search && best_score.abs() < MATE_BOUND {
             self.correction.update(&self.board, best_score - static_eval, depth);
         }
         best_score
