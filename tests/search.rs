@@ -391,12 +391,14 @@ fn search_singular(b: &Board, depth: i32, singular: bool, reporter: &mut dyn Rep
 
 #[test]
 fn singular_extension_finds_a_deeper_tactic() {
-    // WAC.139: Nf6+ wins. At depth 9 the plain search prefers another move; extending
-    // the singular replies in the critical line finds it at the same nominal depth.
-    let b = board("rnb3kr/ppp2ppp/1b6/3q4/3pN3/Q4N2/PPP2KPP/R1B1R3 w - - 0 1");
-    let nf6 = uci(&b, "e4f6");
-    assert_ne!(search_singular(&b, 9, false, &mut Silent).best, nf6, "the plain search already finds it");
-    assert_eq!(search_singular(&b, 9, true, &mut Silent).best, nf6);
+    // WAC.181: ...Ng4 wins. The plain search finds it only at depth 11; extending the
+    // singular replies in the critical line finds it from depth 9.
+    let b = board("r3k2r/2p2p2/p2p1n2/1p2p3/4P2p/1PPPPp1q/1P5P/R1N2QRK b kq - 0 1");
+    let ng4 = uci(&b, "f6g4");
+    for depth in [9, 10] {
+        assert_ne!(search_singular(&b, depth, false, &mut Silent).best, ng4, "depth {depth}: the plain search finds it");
+        assert_eq!(search_singular(&b, depth, true, &mut Silent).best, ng4, "depth {depth}");
+    }
 }
 
 /// Keeps the last exact PV.
