@@ -386,15 +386,13 @@ impl Board {
         let n = self.stack.len();
         let limit = (self.halfmove as usize).min(n);
         let mut seen = 0;
-        let mut i = 4;
-        while i <= limit {
-            // Moves made since `i` plies ago: the two that the step from `i - 2` adds (and
-            // at the first step, also the two before them).
-            let newest = if i == 4 { 1 } else { i - 1 };
-            if (newest..=i).any(|j| self.stack[n - j].mv.is_null()) {
+        // Walk back one ply at a time; positions with the same side to move lie an even
+        // number of plies back, the nearest possible repetition four.
+        for i in 1..=limit {
+            if self.stack[n - i].mv.is_null() {
                 return false;
             }
-            if self.stack[n - i].key == self.key {
+            if i >= 4 && i % 2 == 0 && self.stack[n - i].key == self.key {
                 if i < search_ply {
                     return true;
                 }
@@ -403,7 +401,6 @@ impl Board {
                     return true;
                 }
             }
-            i += 2;
         }
         false
     }
