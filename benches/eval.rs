@@ -1,0 +1,66 @@
+//! The cost of one static evaluation, over the 1,500 positions of the Strategic Test Suite
+//! (`tests/data/sts.epd`): middlegame and endgame positions of real games, so the mix of
+//! pieces and pawn structures is that of a search rather than of the opening.
+//!
+//! Three measurements, each reported per position (criterion's throughput in elements):
+//! - `from_scratch`: [`horizon::eval::evaluate`], no pawn hash table;
+//! - `pawn_table_warm`: an [`Evaluator`] whose pawn table already holds every structure, as
+//!   in a search, where most pawn structures repeat;
+//! - `traced`: the evaluation recording its feature counts into a reused dense trace, as
+//!   `horizon tune` does once per position when it loads its data.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use horizon::eval::{self, trace::Trace, Evaluator};
+use horizon::Board;
+use std::time::Duration;
+
+/// The STS positions (EPD: the first four FEN fields, then operations).
+fn positions() -> Vec<Board> {
+    let text = include_str!("../tests/data/sts.epd");
+    text.lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+            if fields.len() < 4 {
+                return None;
+            }
+            Board::from_fen(&format!("{} 0 1", fields.join(" "))).ok()
+        })
+        .collect()
+}
+
+fn eval_benches(c: &mut Criterion) {
+    let boards = positions();
+    assert!(boards.len() > 1000, "only {} STS positions parsed", boards.len());
+    let mut g = c.benchmark_group("evaluate");
+    g.throughput(Throughput::Elements(boards.len() as u64));
+    g.sample_size(20).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+
+    g.bench_function("from_scratch", |b| {
+        b.iter(|| boards.iter().map(|board| eval::evaluate(black_box(board))).fold(0i64, |s, v| s + v as i64))
+    });
+
+    let mut evaluator = Evaluator::new();
+    for board in &boards {
+        evaluator.evaluate(board);
+    }
+    g.bench_function("pawn_table_warm", |b| {
+        b.iter(|| boards.iter().map(|board| evaluator.evaluate(black_box(board))).fold(0i64, |s, v| s + v as i64))
+    });
+
+    let mut trace = Trace::new();
+    g.bench_function("traced", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|board| {
+                    trace.reset();
+                    eval::evaluate_traced(black_box(board), &mut trace)
+                })
+                .fold(0i64, |s, v| s + v as i64)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, eval_benches);
+criterion_main!(benches);
