@@ -332,8 +332,10 @@ unsafe fn perft_hashed_popcnt(board: &mut Board, depth: u32, bulk: bool, h: &Has
 /// 1. Depths 0 and 1 are cheaper to count than to look up (a table probe is a cache miss).
 /// 2. A stored count for this position and depth is the answer.
 /// 3. At depth 2 the children's moves are counted right here (`count_after_inline`).
-/// 4. Deeper, the children will probe the table: their buckets are prefetched first (one
-///    make/unmake each to learn the key), so the cache misses overlap instead of queueing.
+/// 4. Deeper, the children are looked up in the table before they are played: their keys
+///    come from `key_after` (no make/unmake), their buckets are prefetched first so the
+///    cache misses overlap instead of queueing, and only a child that is not found is
+///    played and counted (its own probe then finds the bucket in the cache).
 #[inline(always)]
 fn hashed_body(
     board: &mut Board,
@@ -365,11 +367,13 @@ fn hashed_body(
         }
     } else {
         for &m in &list {
-            board.make_inline(m);
-            h.tt.prefetch(board.key() ^ h.salt);
-            board.unmake_inline();
+            h.tt.prefetch(board.key_after(m) ^ h.salt);
         }
         for &m in &list {
+            if let Some(n) = h.tt.probe(board.key_after(m) ^ h.salt, depth - 1) {
+                total += n;
+                continue;
+            }
             board.make_inline(m);
             total += recurse(board, depth - 1, bulk, h);
             board.unmake_inline();

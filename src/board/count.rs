@@ -128,6 +128,7 @@ mod tests {
                         played.make(m);
                         let expected = played.count_moves();
                         assert_eq!(b.count_after_inline(m), expected, "{} after {m:?}", b.to_fen());
+                        assert_eq!(b.key_after(m), played.key(), "{} after {m:?}", b.to_fen());
                         assert_eq!((b.to_fen(), b.key(), b.checkers(), b.pinned(), b.castle_rights()), before);
                         checked += 1;
                     }

@@ -140,6 +140,61 @@ impl Board {
         debug_assert!(self.is_consistent());
     }
 
+    /// The Zobrist key of the position after the legal move `m`, exactly what `make(m)`
+    /// would leave in `key()`, without playing it (perft uses it to look a child up before
+    /// deciding whether to play it). The rules are those of `make_inline`: the side to
+    /// move flips, any en passant file is cleared and a new one set only when an enemy pawn
+    /// could take, captured and moved pieces change squares, and castling rights are
+    /// cleared by the squares moved from and to.
+    #[inline(always)]
+    pub(crate) fn key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let them = us.flip();
+        let (from, to) = (m.from(), m.to());
+        let mut key = self.key ^ zobrist::side();
+        if let Some(ep) = self.ep {
+            key ^= zobrist::ep_file(ep.file());
+        }
+        match m.kind() {
+            MoveKind::Normal => {
+                let piece = self.squares[from.index()].expect("key_after: no piece on from-square");
+                if let Some(cap) = self.squares[to.index()] {
+                    key ^= zobrist::piece(them, cap, to);
+                }
+                key ^= zobrist::piece(us, piece, from) ^ zobrist::piece(us, piece, to);
+                if piece == Piece::Pawn && to.index() ^ from.index() == 16 {
+                    let ep = Square::from_index((from.index() + to.index()) / 2);
+                    if (tables::pawn_attacks(us, ep) & self.colored(them, Piece::Pawn)).any() {
+                        key ^= zobrist::ep_file(ep.file());
+                    }
+                }
+            }
+            MoveKind::Promotion => {
+                if let Some(cap) = self.squares[to.index()] {
+                    key ^= zobrist::piece(them, cap, to);
+                }
+                key ^= zobrist::piece(us, Piece::Pawn, from) ^ zobrist::piece(us, m.promotion(), to);
+            }
+            MoveKind::EnPassant => {
+                key ^= zobrist::piece(them, Piece::Pawn, to.ep_victim())
+                    ^ zobrist::piece(us, Piece::Pawn, from)
+                    ^ zobrist::piece(us, Piece::Pawn, to);
+            }
+            MoveKind::Castle => {
+                let (kto, rto) = castle_destinations(us, m.castle_side());
+                key ^= zobrist::piece(us, Piece::King, from)
+                    ^ zobrist::piece(us, Piece::King, kto)
+                    ^ zobrist::piece(us, Piece::Rook, to)
+                    ^ zobrist::piece(us, Piece::Rook, rto);
+            }
+        }
+        let rights = self.castle_rights & self.castle_mask[from.index()] & self.castle_mask[to.index()];
+        if rights != self.castle_rights {
+            key ^= zobrist::castling(self.castle_rights) ^ zobrist::castling(rights);
+        }
+        key
+    }
+
     /// Takes back the last move made with `make`.
     pub fn unmake(&mut self) {
         self.unmake_inline();
