@@ -17,6 +17,16 @@ pub fn castle_destinations(c: Color, side: CastleSide) -> (Square, Square) {
     }
 }
 
+/// The key change of castling by `c`: the king from `king_from` to `kto`, the rook from
+/// `rook_from` to `rto`. Shared by `make` and `key_after` so the two cannot disagree.
+#[inline(always)]
+fn castle_key(c: Color, king_from: Square, rook_from: Square, kto: Square, rto: Square) -> u64 {
+    zobrist::piece(c, Piece::King, king_from)
+        ^ zobrist::piece(c, Piece::King, kto)
+        ^ zobrist::piece(c, Piece::Rook, rook_from)
+        ^ zobrist::piece(c, Piece::Rook, rto)
+}
+
 impl Board {
     /// Plays a legal move.
     pub fn make(&mut self, m: Move) {
@@ -116,18 +126,13 @@ impl Board {
                 self.remove(us, Piece::Rook, to);
                 self.put(us, Piece::King, kto);
                 self.put(us, Piece::Rook, rto);
-                key ^= zobrist::piece(us, Piece::King, from)
-                    ^ zobrist::piece(us, Piece::King, kto)
-                    ^ zobrist::piece(us, Piece::Rook, to)
-                    ^ zobrist::piece(us, Piece::Rook, rto);
+                key ^= castle_key(us, from, to, kto, rto);
             }
         }
 
-        let rights = self.castle_rights & self.castle_mask[from.index()] & self.castle_mask[to.index()];
-        if rights != self.castle_rights {
-            key ^= zobrist::castling(self.castle_rights) ^ zobrist::castling(rights);
-            self.castle_rights = rights;
-        }
+        let (rights, rights_key) = self.rights_after(from, to);
+        key ^= rights_key;
+        self.castle_rights = rights;
         undo.captured = captured;
         self.stack.push(undo);
         self.side = them;
@@ -182,17 +187,23 @@ impl Board {
             }
             MoveKind::Castle => {
                 let (kto, rto) = castle_destinations(us, m.castle_side());
-                key ^= zobrist::piece(us, Piece::King, from)
-                    ^ zobrist::piece(us, Piece::King, kto)
-                    ^ zobrist::piece(us, Piece::Rook, to)
-                    ^ zobrist::piece(us, Piece::Rook, rto);
+                key ^= castle_key(us, from, to, kto, rto);
             }
         }
+        key ^ self.rights_after(from, to).1
+    }
+
+    /// The castling rights left after a move from `from` to `to` (a king or rook leaving
+    /// its square, or a rook captured on it), and the key change from today's rights.
+    #[inline(always)]
+    fn rights_after(&self, from: Square, to: Square) -> (u8, u64) {
         let rights = self.castle_rights & self.castle_mask[from.index()] & self.castle_mask[to.index()];
-        if rights != self.castle_rights {
-            key ^= zobrist::castling(self.castle_rights) ^ zobrist::castling(rights);
-        }
-        key
+        let key = if rights == self.castle_rights {
+            0
+        } else {
+            zobrist::castling(self.castle_rights) ^ zobrist::castling(rights)
+        };
+        (rights, key)
     }
 
     /// Takes back the last move made with `make`.
