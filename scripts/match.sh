@@ -5,17 +5,27 @@
 #   scripts/match.sh sprt NEW_BINARY OLD_BINARY [tc] [elo0] [elo1]   SPRT, new vs old (fastchess)
 #   scripts/match.sh see BINARY [games] [tc]                    SEE pruning in quiescence on vs off
 #   scripts/match.sh stockfish BINARY ELO [games] [tc]          vs Stockfish UCI_LimitStrength at UCI_Elo ELO
+#   scripts/match.sh threads BINARY [threads] [games] [tc]      Threads=threads (default 2) vs Threads=1
+#   scripts/match.sh vote BINARY [threads] [games] [tc]         ThreadVote on vs off, both with Threads=threads
 #
 # Defaults: 200 games (100 for stockfish) at tc 10+0.1; openings drawn at random from
 # tests/data/8moves_v3.epd, each played with both colours. Environment: FASTCHESS or
 # CUTECHESS (runner path), CONCURRENCY (1), SEED (1), PGN (file for the games), BOOK,
-# MATCH_STATE (where fastchess saves its state; default $TMPDIR/horizon-match-state.json).
+# MATCH_STATE (where fastchess saves its state; default $TMPDIR/horizon-match-state.json),
+# THREADS (Horizon's Threads in `stockfish`, default 1), CHESS960=1 (Chess960: openings from
+# perft-data/perft_fischer.epd unless BOOK is set, UCI_Chess960 on for both engines).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-book=${BOOK:-$here/tests/data/8moves_v3.epd}
+variant=()
+if [ "${CHESS960:-0}" = 1 ]; then
+  book=${BOOK:-$here/perft-data/perft_fischer.epd}
+  variant=(-variant fischerandom)
+else
+  book=${BOOK:-$here/tests/data/8moves_v3.epd}
+fi
 
 die() { echo "match.sh: $*" >&2; exit 2; }
-usage() { sed -n '4,7p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '4,9p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 # The runner: $FASTCHESS, $CUTECHESS, else fastchess or cutechess-cli on the PATH.
 if [ -n "${FASTCHESS:-}" ]; then runner=$FASTCHESS; kind=fastchess
@@ -40,7 +50,7 @@ run() {
   fi
   # fastchess saves the match state for -recover; keep it out of the working directory.
   [ "$kind" = fastchess ] && extra+=(-config "outname=${MATCH_STATE:-${TMPDIR:-/tmp}/horizon-match-state.json}")
-  exec "$runner" "$@" \
+  exec "$runner" "$@" "${variant[@]}" \
     -each proto=uci "tc=$tc" option.Hash=16 \
     -openings "file=$book" format=epd order=random -srand "${SEED:-1}" \
     -games 2 -repeat -rounds $(((games + 1) / 2)) -concurrency "${CONCURRENCY:-1}" \
@@ -69,7 +79,20 @@ case "${1:-}" in
     is_count "$3" "ELO"
     sf=$(command -v stockfish || { [ -x /usr/games/stockfish ] && echo /usr/games/stockfish; } || true)
     [ -n "$sf" ] || die "stockfish not found (Debian/Ubuntu: apt-get install stockfish)"
-    run "${4:-100}" "${5:-10+0.1}" -engine "cmd=$2" name=horizon \
+    is_count "${THREADS:-1}" "THREADS"
+    run "${4:-100}" "${5:-10+0.1}" -engine "cmd=$2" name=horizon "option.Threads=${THREADS:-1}" \
       -engine "cmd=$sf" "name=sf$3" option.UCI_LimitStrength=true "option.UCI_Elo=$3" option.Threads=1 ;;
+  threads)
+    [ $# -ge 2 ] || usage
+    engine_exe "$2"
+    is_count "${3:-2}" "threads"
+    run "${4:-200}" "${5:-10+0.1}" -engine "cmd=$2" "name=threads${3:-2}" "option.Threads=${3:-2}" \
+      -engine "cmd=$2" name=threads1 option.Threads=1 ;;
+  vote)
+    [ $# -ge 2 ] || usage
+    engine_exe "$2"
+    is_count "${3:-2}" "threads"
+    run "${4:-200}" "${5:-10+0.1}" -engine "cmd=$2" name=vote "option.Threads=${3:-2}" option.ThreadVote=true \
+      -engine "cmd=$2" name=main "option.Threads=${3:-2}" option.ThreadVote=false ;;
   *) usage ;;
 esac
