@@ -17,7 +17,8 @@
 //! starting a few threads costs microseconds, far below one move's thinking time.
 
 use super::params::SMP_VOTE_SCORE_BASE;
-use super::report::{Report, Reporter, SearchResult, Silent};
+use super::report::{Report, Reporter, Score, SearchResult};
+use super::tt::Bound;
 use super::tt::TranspositionTable;
 use super::{Control, Limits, Options, Searcher};
 use crate::board::Board;
@@ -153,7 +154,11 @@ impl ThreadPool {
                 let spawned = std::thread::Builder::new()
                     .name("helper".into())
                     .stack_size(HELPER_STACK_BYTES)
-                    .spawn_scoped(scope, move || h.search(board, l, &mut Silent));
+                    .spawn_scoped(scope, move || {
+                        let mut last = LastReport::default();
+                        let result = h.search(board, l, &mut last);
+                        (result, last.0)
+                    });
                 if let Ok(handle) = spawned {
                     handles.push(handle);
                 }
@@ -162,18 +167,24 @@ impl ThreadPool {
             let mut summing = SummingReporter { inner: reporter, others: &others };
             let main_result = main.search(board, limits, &mut summing);
             helper_control.stop.store(true, Ordering::SeqCst);
-            let helper_results: Vec<SearchResult> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+            let helper_results: Vec<(SearchResult, Option<Report>)> =
+                handles.into_iter().filter_map(|h| h.join().ok()).collect();
             (main_result, helper_results)
         });
 
         // 5. Counters are sums; the move is the main thread's or the vote's.
         let mut stats = main_result.stats;
-        for r in &helper_results {
+        for (r, _) in &helper_results {
             stats.add(&r.stats);
         }
         let mut all = Vec::with_capacity(helper_results.len() + 1);
+        let mut lines = Vec::with_capacity(helper_results.len() + 1);
         all.push(main_result);
-        all.extend(helper_results);
+        lines.push(None);
+        for (r, line) in helper_results {
+            all.push(r);
+            lines.push(line);
+        }
         let chosen = match pick {
             Pick::Main => 0,
             Pick::Vote => vote(&all),
@@ -182,6 +193,12 @@ impl ThreadPool {
         let mut result = all.swap_remove(chosen);
         result.stats = stats;
         result.time = time;
+        // 6. A helper's move is shown with its own line, so the last `info … pv` a GUI
+        //    sees starts with the move played (the main thread's last line may not).
+        if chosen != 0 {
+            let line = lines.swap_remove(chosen);
+            reporter.report(&chosen_line(&result, line, self.tt.hashfull()));
+        }
         result
     }
 }
@@ -223,6 +240,43 @@ pub fn vote(results: &[SearchResult]) -> usize {
         };
     }
     chosen.unwrap_or(0)
+}
+
+/// The `info` line for a result a vote took from a helper: its depth, score and the total
+/// counters, with the helper's last principal variation when that starts with the move
+/// played, else just the move and its expected reply.
+fn chosen_line(result: &SearchResult, last: Option<Report>, hashfull: u32) -> Report {
+    let pv = match last {
+        Some(r) if r.pv.first() == Some(&result.best) => r.pv,
+        _ => std::iter::once(result.best).chain(result.ponder).collect(),
+    };
+    Report {
+        depth: result.depth,
+        seldepth: result.stats.seldepth,
+        multipv: 1,
+        score: Score::from_internal(result.score),
+        bound: Bound::Exact,
+        nodes: result.stats.nodes,
+        time: result.time,
+        hashfull,
+        pv,
+    }
+}
+
+/// Keeps a helper's latest first-line report, for [`chosen_line`].
+#[derive(Default)]
+struct LastReport(Option<Report>);
+
+impl Reporter for LastReport {
+    fn report(&mut self, r: &Report) {
+        if r.multipv != 1 {
+            return;
+        }
+        match &mut self.0 {
+            Some(last) => last.clone_from(r),
+            None => self.0 = Some(r.clone()),
+        }
+    }
 }
 
 /// Passes the main thread's reports on with the helpers' published nodes added.
