@@ -691,13 +691,19 @@ fn fuzz_random_token_lines() {
     eprintln!("fuzz: {} errors, {} bestmoves, {} info depth, {} perfts", count("info string error: "), count("bestmove"), count("info depth"), count("Nodes searched"));
     assert!(count("bestmove") > 50, "bestmoves: {}", count("bestmove"));
     // Most fuzzed searches are tiny (nodes 0-3, 0 ms clocks, stopped by the next line), so
-    // few reach a completed depth; a `go` that gives only the other side's clock is now
-    // timed from it instead of running unbounded, which removed most long searches here.
-    assert!(count("info depth") > 5, "searches: {}", count("info depth"));
+    // how many reach a completed depth depends on timing (17-65 in quiet runs, 2 once under
+    // a loaded CI); it is not asserted. After the fuzz the engine must still search normally
+    // (checked at the end).
     assert!(count("Nodes searched") > 10, "perfts: {}", count("Nodes searched"));
     assert!(count("readyok") > 50);
     assert!(count("uciok") > 5);
     assert!(lines_sent >= 3000);
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 4");
+    let (search, best) = e.bestmove(Duration::from_secs(20));
+    assert!(search.iter().any(|l| l.starts_with("info depth 4 ")), "no depth-4 line after the fuzz: {search:?}");
+    assert!(best.starts_with("bestmove "), "{best}");
     e.send("quit");
     assert!(e.wait_exit(T).success());
 }
