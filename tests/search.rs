@@ -640,3 +640,23 @@ fn stopped_iteration_keeps_a_better_finished_root_move() {
     }
     assert!(kept > 0, "no node limit between {} and {} kept the mate", before.nodes, after.nodes);
 }
+
+fn search_qchecks(b: &Board, depth: i32, qsearch_checks: bool) -> SearchResult {
+    let tt = Arc::new(TranspositionTable::new(8));
+    let mut s = Searcher::new(tt, Arc::new(Control::default()));
+    s.set_options(horizon::search::Options { qsearch_checks, ..Default::default() });
+    s.search(b, Limits { depth: Some(depth), ..Default::default() }, &mut Silent)
+}
+
+#[test]
+fn quiet_checks_in_quiescence_see_a_fork_one_ply_sooner() {
+    // Qxd4 takes a free pawn but walks into ...Ne2+, forking king and queen. The fork is a
+    // quiet check at Black's first quiescence ply: a depth-1 search sees it only with
+    // QSearchChecks on.
+    let b = board("6k1/pp3ppp/8/8/3p4/6n1/PP6/3Q2K1 w - - 0 1");
+    let qxd4 = uci(&b, "d1d4");
+    assert_eq!(search_qchecks(&b, 1, false).best, qxd4, "without quiet checks the pawn looks free");
+    let r = search_qchecks(&b, 1, true);
+    assert_ne!(r.best, qxd4, "with quiet checks the fork is seen");
+    assert!(b.legal_moves().contains(r.best));
+}

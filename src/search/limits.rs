@@ -35,10 +35,12 @@ pub struct Options {
     pub qsearch_see: bool,
     /// Singular extensions (off: the hash move is never tested for being singular).
     pub singular: bool,
+    /// Quiet checks that do not lose material at the first quiescence ply.
+    pub qsearch_checks: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { qsearch_see: true, singular: true }
+        Options { qsearch_see: true, singular: true, qsearch_checks: false }
     }
 }

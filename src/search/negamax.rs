@@ -46,7 +46,7 @@ impl Searcher {
         }
         // Step 2. At the horizon, resolve captures in quiescence.
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply);
+            return self.qsearch(alpha, beta, ply, true);
         }
         self.pv.clear(ply);
         self.stats.nodes += 1;

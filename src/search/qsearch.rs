@@ -5,6 +5,7 @@ use super::movepick::MovePicker;
 use super::params::*;
 use super::tt::{score_from_tt, score_to_tt, Bound};
 use super::Searcher;
+use crate::movegen::MoveList;
 use crate::moves::Move;
 use crate::see::see_ge;
 use crate::types::Piece;
@@ -24,14 +25,16 @@ impl Searcher {
         self.limits = super::Limits::default();
         self.time = super::time::TimeManager::default();
         self.correct_eval = false;
-        let v = self.qsearch(-INFINITY, INFINITY, 0);
+        let v = self.qsearch(-INFINITY, INFINITY, 0, false);
         self.correct_eval = true;
         v
     }
 
     /// Quiescence search: stand pat, then captures and queen promotions (all evasions in
-    /// check), with delta pruning and SEE pruning of losing captures.
-    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// check), with delta pruning and SEE pruning of losing captures. With `checks` (the
+    /// first quiescence ply below the main search, when `Options::qsearch_checks` is on),
+    /// quiet moves that give check and do not lose material by SEE follow the captures.
+    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
         self.pv.clear(ply);
         self.stats.nodes += 1;
         self.stats.qnodes += 1;
@@ -105,7 +108,7 @@ impl Searcher {
                 }
             }
             self.board.make(m);
-            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, false);
             self.board.unmake();
             if self.stopped {
                 return 0;
@@ -120,6 +123,37 @@ impl Searcher {
                     }
                     if alpha >= beta {
                         break;
+                    }
+                }
+            }
+        }
+
+        // Step 5. Quiet checks, at the first quiescence ply only: the reply is searched as
+        // an evasion node, whose children are captures only again, so this adds one ply.
+        if checks && !in_check && alpha < beta && self.options.qsearch_checks {
+            let mut quiets = MoveList::new();
+            self.board.quiets(&mut quiets);
+            for &m in quiets.as_slice() {
+                if !self.board.gives_check(m) || !see_ge(&self.board, m, 0) {
+                    continue;
+                }
+                self.board.make(m);
+                let score = -self.qsearch(-beta, -alpha, ply + 1, false);
+                self.board.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if score > best_score {
+                    best_score = score;
+                    if score > alpha {
+                        best_move = m;
+                        alpha = score;
+                        if pv_node {
+                            self.pv.update(ply, m);
+                        }
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }

@@ -54,6 +54,8 @@ pub fn declarations() -> Vec<String> {
         "option name UCI_Chess960 type check default false".to_string(),
         // For experiments: off = quiescence orders captures by MVV/LVA but prunes none by SEE.
         "option name QSearchSEE type check default true".to_string(),
+        // For experiments: on = quiet checks (SEE >= 0) at the first quiescence ply.
+        "option name QSearchChecks type check default false".to_string(),
         // For experiments: on = with several threads, a depth/score vote picks the move.
         "option name ThreadVote type check default false".to_string(),
     ]
@@ -122,6 +124,10 @@ impl EngineOptions {
             }
             "qsearchsee" => {
                 self.search.qsearch_see = check(name, value)?;
+                Ok(Change::Other)
+            }
+            "qsearchchecks" => {
+                self.search.qsearch_checks = check(name, value)?;
                 Ok(Change::Other)
             }
             _ => Err(OptionError::Unknown(name.to_string())),
