@@ -7,6 +7,7 @@
 #   scripts/match.sh stockfish BINARY ELO [games] [tc]          vs Stockfish UCI_LimitStrength at UCI_Elo ELO
 #   scripts/match.sh threads BINARY [threads] [games] [tc]      Threads=threads (default 2) vs Threads=1
 #   scripts/match.sh vote BINARY [threads] [games] [tc]         ThreadVote on vs off, both with Threads=threads
+#   scripts/match.sh checks BINARY [games] [tc]                 quiet checks in quiescence (QSearchChecks) on vs off
 #
 # Defaults: 200 games (100 for stockfish) at tc 10+0.1; openings drawn at random from
 # tests/data/8moves_v3.epd, each played with both colours. Environment: FASTCHESS or
@@ -25,7 +26,7 @@ else
 fi
 
 die() { echo "match.sh: $*" >&2; exit 2; }
-usage() { sed -n '4,9p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '4,10p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 # The runner: $FASTCHESS, $CUTECHESS, else fastchess or cutechess-cli on the PATH.
 if [ -n "${FASTCHESS:-}" ]; then runner=$FASTCHESS; kind=fastchess
@@ -94,5 +95,10 @@ case "${1:-}" in
     is_count "${3:-2}" "threads"
     run "${4:-200}" "${5:-10+0.1}" -engine "cmd=$2" name=vote "option.Threads=${3:-2}" option.ThreadVote=true \
       -engine "cmd=$2" name=main "option.Threads=${3:-2}" option.ThreadVote=false ;;
+  checks)
+    [ $# -ge 2 ] || usage
+    engine_exe "$2"
+    run "${3:-200}" "${4:-10+0.1}" -engine "cmd=$2" name=checks option.QSearchChecks=true \
+      -engine "cmd=$2" name=captures option.QSearchChecks=false ;;
   *) usage ;;
 esac

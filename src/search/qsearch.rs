@@ -5,6 +5,7 @@ use super::movepick::MovePicker;
 use super::params::*;
 use super::tt::{score_from_tt, score_to_tt, Bound};
 use super::Searcher;
+use crate::board::Board;
 use crate::movegen::MoveList;
 use crate::moves::Move;
 use crate::see::see_ge;
@@ -18,7 +19,7 @@ impl Searcher {
     ///
     /// The static evaluation is taken as it is here, without the correction history
     /// learnt by earlier searches.
-    pub fn quiescence(&mut self, board: &crate::board::Board) -> i32 {
+    pub fn quiescence(&mut self, board: &Board) -> i32 {
         self.board = board.clone();
         self.stats = super::Stats::default();
         self.stopped = false;
@@ -83,9 +84,25 @@ impl Searcher {
         let mut picker = MovePicker::new_quiescence(&self.board, tt_move);
         let mut best_move = Move::NULL;
         let mut legal = 0;
-        while let Some((m, _)) = picker.next(&self.board, &self.history) {
+        // Step 5. Quiet checks, at the first quiescence ply only, after the captures: the
+        // reply is an evasion node, whose children are captures only again, so this adds
+        // one ply. Generated only once the captures are exhausted without a cutoff.
+        let want_checks = checks && !in_check && self.options.qsearch_checks;
+        let mut quiet_checks: Option<QuietChecks> = None;
+        loop {
+            let (m, quiet_check) = match picker.next(&self.board, &self.history) {
+                Some((m, _)) => (m, false),
+                None if want_checks => {
+                    let qc = quiet_checks.get_or_insert_with(|| QuietChecks::new(&self.board));
+                    match qc.next(&self.board) {
+                        Some(m) => (m, true),
+                        None => break,
+                    }
+                }
+                None => break,
+            };
             legal += 1;
-            if !in_check {
+            if !in_check && !quiet_check {
                 // Under-promotions are never better than queening here.
                 if m.is_promotion() && m.promotion() != Piece::Queen {
                     continue;
@@ -128,36 +145,6 @@ impl Searcher {
             }
         }
 
-        // Step 5. Quiet checks, at the first quiescence ply only: the reply is searched as
-        // an evasion node, whose children are captures only again, so this adds one ply.
-        if checks && !in_check && alpha < beta && self.options.qsearch_checks {
-            let mut quiets = MoveList::new();
-            self.board.quiets(&mut quiets);
-            for &m in quiets.as_slice() {
-                if !self.board.gives_check(m) || !see_ge(&self.board, m, 0) {
-                    continue;
-                }
-                self.board.make(m);
-                let score = -self.qsearch(-beta, -alpha, ply + 1, false);
-                self.board.unmake();
-                if self.stopped {
-                    return 0;
-                }
-                if score > best_score {
-                    best_score = score;
-                    if score > alpha {
-                        best_move = m;
-                        alpha = score;
-                        if pv_node {
-                            self.pv.update(ply, m);
-                        }
-                        if alpha >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-        }
         if in_check && legal == 0 {
             return -MATE + ply as i32;
         }
@@ -165,5 +152,30 @@ impl Searcher {
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
         self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), 0, bound);
         best_score
+    }
+}
+
+/// The quiet moves of a position that give check and do not lose material by SEE, one at a
+/// time, for the first quiescence ply.
+struct QuietChecks {
+    list: MoveList,
+    next: usize,
+}
+
+impl QuietChecks {
+    fn new(board: &Board) -> QuietChecks {
+        let mut list = MoveList::new();
+        board.quiets(&mut list);
+        QuietChecks { list, next: 0 }
+    }
+
+    fn next(&mut self, board: &Board) -> Option<Move> {
+        while let Some(&m) = self.list.as_slice().get(self.next) {
+            self.next += 1;
+            if board.gives_check(m) && see_ge(board, m, 0) {
+                return Some(m);
+            }
+        }
+        None
     }
 }
