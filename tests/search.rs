@@ -8,8 +8,11 @@ use horizon::epd::parse_epd;
 use horizon::Move;
 use horizon::search::params::MATE;
 use horizon::search::tt::TranspositionTable;
-use horizon::search::{Control, Limits, Report, Reporter, Score, SearchResult, Searcher, Silent};
+use horizon::search::{Control, Limits, Options, Report, Reporter, Score, SearchResult, Searcher, Silent};
 use std::sync::Arc;
+
+mod common;
+use common::Collect;
 
 fn board(fen: &str) -> Board {
     Board::from_fen(fen).unwrap_or_else(|e| panic!("bad FEN {fen}: {e}"))
@@ -381,12 +384,17 @@ fn pawn_protected_by_a_pawn_is_poison() {
 
 // ---- singular extensions ----------------------------------------------------------
 
-/// A searcher with the singular-extension option set as given (fresh hash and history).
-fn search_singular(b: &Board, depth: i32, singular: bool, reporter: &mut dyn Reporter) -> SearchResult {
+/// A depth-limited search with the given options (fresh hash and history).
+fn search_options(b: &Board, depth: i32, options: Options, reporter: &mut dyn Reporter) -> SearchResult {
     let tt = Arc::new(TranspositionTable::new(16));
     let mut s = Searcher::new(tt, Arc::new(Control::default()));
-    s.set_options(horizon::search::Options { singular, ..Default::default() });
+    s.set_options(options);
     s.search(b, Limits { depth: Some(depth), ..Default::default() }, reporter)
+}
+
+/// A searcher with the singular-extension option set as given (fresh hash and history).
+fn search_singular(b: &Board, depth: i32, singular: bool, reporter: &mut dyn Reporter) -> SearchResult {
+    search_options(b, depth, Options { singular, ..Default::default() }, reporter)
 }
 
 #[test]
@@ -486,14 +494,6 @@ fn searchmoves_result_does_not_poison_the_table() {
         fresh().search(&p, limits, &mut Silent);
         let r = fresh().search(&q, Limits { depth: Some(depth + 1), ..Default::default() }, &mut Silent);
         assert_eq!(r.best, fork, "depth {}: Q after a searchmoves search of P", depth + 1);
-    }
-}
-
-#[derive(Default)]
-struct Collect(Vec<Report>);
-impl Reporter for Collect {
-    fn report(&mut self, r: &Report) {
-        self.0.push(r.clone());
     }
 }
 
@@ -641,13 +641,6 @@ fn stopped_iteration_keeps_a_better_finished_root_move() {
     assert!(kept > 0, "no node limit between {} and {} kept the mate", before.nodes, after.nodes);
 }
 
-fn search_qchecks(b: &Board, depth: i32, qsearch_checks: bool) -> SearchResult {
-    let tt = Arc::new(TranspositionTable::new(8));
-    let mut s = Searcher::new(tt, Arc::new(Control::default()));
-    s.set_options(horizon::search::Options { qsearch_checks, ..Default::default() });
-    s.search(b, Limits { depth: Some(depth), ..Default::default() }, &mut Silent)
-}
-
 #[test]
 fn quiet_checks_in_quiescence_see_a_fork_one_ply_sooner() {
     // Qxd4 takes a free pawn but walks into ...Ne2+, forking king and queen. The fork is a
@@ -655,8 +648,8 @@ fn quiet_checks_in_quiescence_see_a_fork_one_ply_sooner() {
     // QSearchChecks on.
     let b = board("6k1/pp3ppp/8/8/3p4/6n1/PP6/3Q2K1 w - - 0 1");
     let qxd4 = uci(&b, "d1d4");
-    assert_eq!(search_qchecks(&b, 1, false).best, qxd4, "without quiet checks the pawn looks free");
-    let r = search_qchecks(&b, 1, true);
+    assert_eq!(search_options(&b, 1, Options { qsearch_checks: false, ..Default::default() }, &mut Silent).best, qxd4, "without quiet checks the pawn looks free");
+    let r = search_options(&b, 1, Options { qsearch_checks: true, ..Default::default() }, &mut Silent);
     assert_ne!(r.best, qxd4, "with quiet checks the fork is seen");
     assert!(b.legal_moves().contains(r.best));
 }

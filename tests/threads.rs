@@ -12,6 +12,9 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod common;
+use common::Collect;
+
 fn pool(threads: usize) -> (ThreadPool, Arc<Control>) {
     let control = Arc::new(Control::default());
     let tt = Arc::new(TranspositionTable::new(16));
@@ -150,15 +153,6 @@ fn vote_weighs_depth_and_score() {
     assert_eq!(vote(&[result(Move::NULL, 0, 0)]), 0);
 }
 
-/// Keeps every report of the main thread's reporter.
-#[derive(Default)]
-struct Lines(Vec<Report>);
-impl Reporter for Lines {
-    fn report(&mut self, r: &Report) {
-        self.0.push(r.clone());
-    }
-}
-
 /// When the vote plays a helper's move, the last line a GUI sees still starts with the move
 /// played (runners such as fastchess warn when it does not). Bench positions with four
 /// threads: the vote picks a helper in some of them.
@@ -168,7 +162,7 @@ fn the_last_line_starts_with_the_move_a_vote_plays() {
     p.set_pick(Pick::Vote);
     for fen in BENCH_POSITIONS.iter().take(16) {
         let b = Board::from_fen(fen).unwrap();
-        let mut lines = Lines::default();
+        let mut lines = Collect::default();
         let r = p.search(&b, depth(9), &mut lines);
         let last = lines.0.last().expect("a search reports at least one line");
         assert_eq!(last.pv.first(), Some(&r.best), "{fen}: last pv {:?}, bestmove {:?}", last.pv, r.best);

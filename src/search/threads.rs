@@ -18,8 +18,7 @@
 
 use super::params::SMP_VOTE_SCORE_BASE;
 use super::report::{Report, Reporter, Score, SearchResult};
-use super::tt::Bound;
-use super::tt::TranspositionTable;
+use super::tt::{Bound, TranspositionTable};
 use super::{Control, Limits, Options, Searcher};
 use crate::board::Board;
 use crate::moves::Move;
@@ -177,14 +176,8 @@ impl ThreadPool {
         for (r, _) in &helper_results {
             stats.add(&r.stats);
         }
-        let mut all = Vec::with_capacity(helper_results.len() + 1);
-        let mut lines = Vec::with_capacity(helper_results.len() + 1);
-        all.push(main_result);
-        lines.push(None);
-        for (r, line) in helper_results {
-            all.push(r);
-            lines.push(line);
-        }
+        let (mut all, mut lines): (Vec<SearchResult>, Vec<Option<Report>>) =
+            std::iter::once((main_result, None)).chain(helper_results).unzip();
         let chosen = match pick {
             Pick::Main => 0,
             Pick::Vote => vote(&all),

@@ -1,8 +1,10 @@
-//! Helpers shared by the integration tests: reading the perft suites in `perft-data/`.
+//! Helpers shared by the integration tests: reading the perft suites in `perft-data/`, and a
+//! reporter that keeps a search's reports.
 
 #![allow(dead_code)]
 
 use horizon::perft::{parse_suite_line, SuiteEntry};
+use horizon::search::{Report, Reporter};
 use std::path::PathBuf;
 
 /// Path of a file in `perft-data/`.
@@ -34,3 +36,13 @@ pub const SUITES: [(&str, usize); 4] = [
     ("perft_fischer_xfen40.epd", 40),
     ("perft_cpw6.epd", 7),
 ];
+
+/// Keeps every report a search makes, in order.
+#[derive(Default)]
+pub struct Collect(pub Vec<Report>);
+
+impl Reporter for Collect {
+    fn report(&mut self, r: &Report) {
+        self.0.push(r.clone());
+    }
+}
