@@ -2,10 +2,11 @@
 //! (selection sort, so a cutoff after the first few moves costs little).
 //!
 //! Order: hash move; captures and queen promotions that do not lose material (SEE >= 0),
-//! by MVV/LVA; the two killers; the counter-move; the other quiets by history; losing
+//! by MVV/LVA; the two killers; the counter-move; the other quiets by butterfly plus
+//! continuation history; losing
 //! captures and under-promotions last.
 
-use super::history::History;
+use super::history::{ContKeys, History};
 use super::params::MVV_VALUES;
 use crate::board::Board;
 use crate::movegen::{MoveList, ALL, MAX_MOVES};
@@ -66,13 +67,15 @@ pub struct MovePicker {
     /// Next losing capture to hand out (counts down from `captures_end`).
     bad_next: usize,
     quiescence: bool,
+    /// The earlier moves whose continuation history scores the quiets.
+    cont: ContKeys,
 }
 
 impl MovePicker {
     /// Picker for the main search.
-    pub fn new(board: &Board, hash_move: Move, history: &History, ply: usize, counter: Move) -> MovePicker {
+    pub fn new(board: &Board, hash_move: Move, history: &History, ply: usize, counter: Move, cont: ContKeys) -> MovePicker {
         let k = history.killers(ply);
-        Self::build(board.legal_moves(), hash_move, [k[0], k[1], counter], false)
+        Self::build(board.legal_moves(), hash_move, [k[0], k[1], counter], false, cont)
     }
 
     /// Captures and promotions for quiescence (or all evasions when in check), ordered by
@@ -85,10 +88,10 @@ impl MovePicker {
         } else {
             board.captures(&mut list);
         }
-        Self::build(list, hash_move, [Move::NULL; 3], true)
+        Self::build(list, hash_move, [Move::NULL; 3], true, [None; 2])
     }
 
-    fn build(list: MoveList, tt_move: Move, refutations: [Move; 3], quiescence: bool) -> MovePicker {
+    fn build(list: MoveList, tt_move: Move, refutations: [Move; 3], quiescence: bool, cont: ContKeys) -> MovePicker {
         MovePicker {
             list,
             scores: [0; MAX_MOVES],
@@ -100,6 +103,7 @@ impl MovePicker {
             captures_end: 0,
             bad_next: 0,
             quiescence,
+            cont,
         }
     }
 
@@ -210,8 +214,11 @@ impl MovePicker {
                 }
                 Stage::InitQuiets => {
                     let side = board.side_to_move();
+                    let colour = 6 * side.index();
                     for i in self.next..self.list.len() {
-                        self.scores[i] = history.quiet_score(side, self.list[i]);
+                        let m = self.list[i];
+                        let piece = board.piece_on(m.from()).map_or(0, |p| p.index()) + colour;
+                        self.scores[i] = history.quiet_score(side, m, piece, &self.cont);
                     }
                     self.stage = Stage::Quiets;
                 }

@@ -2,6 +2,7 @@
 //! numbered steps (draws, mate distance, hash cutoffs, static pruning, null move, the move
 //! loop with late-move pruning and reductions, and the hash store).
 
+use super::history::{cont_key, ContKeys};
 use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, MovePicker};
 use super::params::*;
 use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
@@ -32,6 +33,16 @@ impl Searcher {
             Some(e) => eval > e,
             None => false,
         }
+    }
+
+    /// The moves one and two plies before `ply`, as the continuation history indexes them.
+    #[inline]
+    fn cont_keys(&self, ply: usize) -> ContKeys {
+        let key = |back: usize| {
+            let e = self.stack[ply.checked_sub(back)?];
+            (!e.mv.is_null()).then(|| cont_key(e.moved, e.mv))
+        };
+        [key(1), key(2)]
     }
 
     /// Fail-soft negamax with principal variation search.
@@ -153,7 +164,8 @@ impl Searcher {
         } else {
             Move::NULL
         };
-        let mut picker = MovePicker::new(&self.board, tt_move, &self.history, ply, counter);
+        let cont = self.cont_keys(ply);
+        let mut picker = MovePicker::new(&self.board, tt_move, &self.history, ply, counter, cont);
         let us = self.board.side_to_move();
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
@@ -290,7 +302,7 @@ impl Searcher {
                     if alpha >= beta {
                         // Step 13. Remember what refuted this node.
                         if quiet {
-                            self.history.cutoff(us, m, &quiets_tried[..n_quiets], depth, ply);
+                            self.history.cutoff(&self.board, m, &quiets_tried[..n_quiets], &cont, depth, ply);
                             if ply > 0 && !self.stack[ply - 1].mv.is_null() {
                                 let prev = self.stack[ply - 1];
                                 self.history.set_counter(prev.moved, prev.mv.to().index(), m);
