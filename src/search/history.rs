@@ -18,6 +18,12 @@ pub type ContKey = Option<usize>;
 /// The earlier moves, one and two plies back, a node's quiet moves are scored under.
 pub type ContKeys = [ContKey; 2];
 
+/// The moving piece of `m` on `board` as the history tables index it: `color * 6 + piece`.
+#[inline(always)]
+pub fn piece_index(board: &Board, m: Move) -> usize {
+    board.piece_on(m.from()).map_or(0, |p| p.index()) + 6 * board.side_to_move().index()
+}
+
 /// The continuation key of the move `m` played by the piece with index `piece` (`color * 6 + piece`).
 #[inline(always)]
 pub fn cont_key(piece: usize, m: Move) -> usize {
@@ -102,13 +108,15 @@ impl History {
     pub fn cutoff(&mut self, board: &Board, best: Move, tried: &[Move], cont: &ContKeys, depth: i32, ply: usize) {
         let b = bonus(depth);
         let side = board.side_to_move();
-        let piece = |m: Move| board.piece_on(m.from()).map_or(0, |p| p.index()) + 6 * side.index();
+        let mut rewarded = false;
         for &m in tried {
             let delta = if m == best { b } else { -b };
-            self.update_quiet(side, m, piece(m), cont, delta);
+            rewarded |= m == best;
+            self.update_quiet(side, m, piece_index(board, m), cont, delta);
         }
-        if !tried.contains(&best) {
-            self.update_quiet(side, best, piece(best), cont, b);
+        // `best` is missing only when the node tried more quiets than it tracks.
+        if !rewarded {
+            self.update_quiet(side, best, piece_index(board, best), cont, b);
         }
         let k = &mut self.killers[ply];
         if k[0] != best {

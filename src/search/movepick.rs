@@ -3,10 +3,9 @@
 //!
 //! Order: hash move; captures and queen promotions that do not lose material (SEE >= 0),
 //! by MVV/LVA; the two killers; the counter-move; the other quiets by butterfly plus
-//! continuation history; losing
-//! captures and under-promotions last.
+//! continuation history; losing captures and under-promotions last.
 
-use super::history::{ContKeys, History};
+use super::history::{piece_index, ContKeys, History};
 use super::params::MVV_VALUES;
 use crate::board::Board;
 use crate::movegen::{MoveList, ALL, MAX_MOVES};
@@ -214,11 +213,9 @@ impl MovePicker {
                 }
                 Stage::InitQuiets => {
                     let side = board.side_to_move();
-                    let colour = 6 * side.index();
                     for i in self.next..self.list.len() {
                         let m = self.list[i];
-                        let piece = board.piece_on(m.from()).map_or(0, |p| p.index()) + colour;
-                        self.scores[i] = history.quiet_score(side, m, piece, &self.cont);
+                        self.scores[i] = history.quiet_score(side, m, piece_index(board, m), &self.cont);
                     }
                     self.stage = Stage::Quiets;
                 }

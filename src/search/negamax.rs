@@ -2,7 +2,7 @@
 //! numbered steps (draws, mate distance, hash cutoffs, static pruning, null move, the move
 //! loop with late-move pruning and reductions, and the hash store).
 
-use super::history::{cont_key, ContKeys};
+use super::history::{cont_key, piece_index, ContKeys};
 use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, MovePicker};
 use super::params::*;
 use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
@@ -166,7 +166,6 @@ impl Searcher {
         };
         let cont = self.cont_keys(ply);
         let mut picker = MovePicker::new(&self.board, tt_move, &self.history, ply, counter, cont);
-        let us = self.board.side_to_move();
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut legal = 0usize;
@@ -242,7 +241,7 @@ impl Searcher {
                 }
             }
 
-            let moved_piece = self.board.piece_on(m.from()).map_or(0, |p| p.index()) + 6 * us.index();
+            let moved_piece = piece_index(&self.board, m);
             self.stack[ply].mv = m;
             self.stack[ply].moved = moved_piece;
             let nodes_before = self.stats.nodes;
