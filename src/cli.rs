@@ -12,6 +12,19 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// Writes `text` to stdout. A reader that has gone away (`horizon perft 7 | head -3`) only
+/// means the rest is not wanted: the write error is ignored instead of panicking as
+/// `print!` would.
+fn emit(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+/// `println!` through [`emit`].
+macro_rules! say {
+    ($($arg:tt)*) => { emit(&format!("{}\n", format_args!($($arg)*))) };
+}
+
 /// Exit code for bad arguments or input.
 pub const EXIT_USAGE: i32 = 2;
 
@@ -174,7 +187,7 @@ pub fn perft_command(args: &[String]) -> i32 {
         out.push('\n');
         out.push_str(&format!("{total}\n"));
     }
-    print!("{out}");
+    emit(&out);
     eprintln!("time {:.3} s, {:.1} M nodes/s", secs, nps / 1e6);
     0
 }
@@ -254,7 +267,7 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
                         if got != expected {
                             shown.1.fetch_add(1, Ordering::Relaxed);
                             if !json_out {
-                                println!("FAIL {} depth {depth}: expected {expected}, got {got}", entry.fen);
+                                say!("FAIL {} depth {depth}: expected {expected}, got {got}", entry.fen);
                             }
                         }
                         results.push(SuiteResult { line: lineno + 1, fen: entry.fen.clone(), depth, expected, got });
@@ -269,7 +282,7 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
         if let Some(problem) = problem {
             shown.1.fetch_add(1, Ordering::Relaxed);
             if !json_out {
-                println!("line {}: {problem}", lineno + 1);
+                say!("line {}: {problem}", lineno + 1);
             }
             errors.push((lineno + 1, problem));
         }
@@ -300,7 +313,7 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
             .iter()
             .map(|(l, e)| format!("{{\"line\": {l}, \"error\": {}}}", json::string(e)))
             .collect();
-        println!(
+        say!(
             "{{\"file\": {}, \"passed\": {passed}, \"failed\": {failed}, \"nodes\": {nodes}, \"seconds\": {}, \"checks\": [{}], \"errors\": [{}]}}",
             json::string(pos[0]),
             json::number(secs),
@@ -308,7 +321,7 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
             errs.join(", ")
         );
     } else {
-        println!("{passed} passed, {failed} failed");
+        say!("{passed} passed, {failed} failed");
     }
     if failed > 0 {
         1
@@ -372,7 +385,7 @@ pub fn bench_command(args: &[String]) -> i32 {
         100.0 * r.pawn_hits as f64 / r.pawn_probes.max(1) as f64,
         r.pawn_probes
     );
-    println!("{} nodes {} nps", s.nodes, nps);
+    say!("{} nodes {} nps", s.nodes, nps);
     0
 }
 
@@ -420,10 +433,9 @@ pub fn tune_command(args: &[String]) -> i32 {
     let tty = std::io::stderr().is_terminal();
     let clear = if tty { "\r\x1b[K" } else { "" };
     // A closed stdout (`| head`) must not stop the run: the weights file is what matters.
-    use std::io::Write;
     let mut line = |s: &str| {
         eprint!("{clear}");
-        let _ = writeln!(std::io::stdout(), "{s}");
+        say!("{s}");
     };
     let mut last = Instant::now();
     let mut progress = |s: &str| {
@@ -438,8 +450,7 @@ pub fn tune_command(args: &[String]) -> i32 {
     match crate::tune::run(&cfg, &mut out) {
         Ok(s) => {
             let (w, f) = crate::tune::weight_count();
-            let _ = writeln!(
-                std::io::stdout(),
+            say!(
                 "wrote {} ({w} weights, {f} scale factors) in {:.1} s: loss {:.7} -> {:.7}",
                 cfg.out.display(),
                 start.elapsed().as_secs_f64(),
@@ -486,7 +497,7 @@ pub fn see_command(args: &[String]) -> i32 {
     let Some(m) = board.parse_uci_move(&args[1]).ok().or_else(|| crate::san::parse_san(&board, &args[1])) else {
         return usage_error(format!("'{}' is not a legal move in this position", args[1]));
     };
-    println!("{}", crate::see::see(&board, m));
+    say!("{}", crate::see::see(&board, m));
     0
 }
 
@@ -544,7 +555,7 @@ pub fn epd_command(args: &[String]) -> i32 {
         let rec = match parse_epd(line) {
             Ok(r) => r,
             Err(e) => {
-                println!("line {}: unreadable: {e}", lineno + 1);
+                say!("line {}: unreadable: {e}", lineno + 1);
                 continue;
             }
         };
@@ -566,7 +577,7 @@ pub fn epd_command(args: &[String]) -> i32 {
             let played = crate::san::to_san(&mut b, r.best);
             let want: Vec<String> = rec.bm.iter().map(|&m| crate::san::to_san(&mut b, m)).collect();
             let avoid: Vec<String> = rec.am.iter().map(|&m| crate::san::to_san(&mut b, m)).collect();
-            println!(
+            say!(
                 "miss {}: played {played}{}{} (depth {})",
                 if rec.id.is_empty() { format!("line {}", lineno + 1) } else { rec.id.clone() },
                 if want.is_empty() { String::new() } else { format!(", bm {}", want.join(" ")) },
@@ -577,6 +588,6 @@ pub fn epd_command(args: &[String]) -> i32 {
     }
     shown.1.store(total, Ordering::Relaxed);
     reporter.finish();
-    println!("{solved} solved of {total}");
+    say!("{solved} solved of {total}");
     0
 }

@@ -301,3 +301,20 @@ fn threaded_bench() {
         assert_eq!(stderr(&o).lines().count(), 1, "{bad:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn closed_stdout_does_not_panic() {
+    // `horizon perft 5 | head -0`: the reader is gone before the counts are written.
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(["perft", "5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start horizon");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait for horizon");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success(), "{:?}: {err}", out.status);
+}
