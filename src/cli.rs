@@ -15,7 +15,7 @@ use std::time::Instant;
 /// Writes `text` to stdout. A reader that has gone away (`horizon perft 7 | head -3`) only
 /// means the rest is not wanted: the write error is ignored instead of panicking as
 /// `print!` would.
-fn emit(text: &str) {
+pub fn emit(text: &str) {
     use std::io::Write;
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }

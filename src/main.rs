@@ -34,7 +34,7 @@ fn main() {
         Some("datagen") => horizon::datagen::command(&args[1..]),
         Some("tune") => cli::tune_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
-            println!("{HELP}");
+            cli::emit(&format!("{HELP}\n"));
             0
         }
         Some(other) => {
