@@ -37,10 +37,14 @@ impl CorrectionHistory {
         (eval + self.table[side][i] / CORRECTION_GRAIN).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// Moves the entry towards `diff` (search score minus corrected eval), by more for
-    /// deeper searches.
-    pub fn update(&mut self, board: &Board, diff: i32, depth: i32) {
+    /// Learns from a search of `board` that scored `score` where the uncorrected
+    /// evaluation said `raw_eval`: the entry moves towards their difference, by more for
+    /// deeper searches. The difference is taken from the raw eval, not the corrected one,
+    /// so a structure whose searches keep landing at the same score is corrected to that
+    /// score (from the corrected eval the entry would settle halfway).
+    pub fn update(&mut self, board: &Board, raw_eval: i32, score: i32, depth: i32) {
         let (side, i) = Self::slot(board);
+        let diff = score - raw_eval;
         let weight = (depth + 1).clamp(1, CORRECTION_WEIGHT_CAP);
         let e = &mut self.table[side][i];
         let target = diff * CORRECTION_GRAIN;
@@ -58,12 +62,12 @@ mod tests {
         let mut c = CorrectionHistory::default();
         assert_eq!(c.correct(&b, 10), 10);
         for _ in 0..200 {
-            c.update(&b, 60, 10);
+            c.update(&b, 0, 60, 10);
         }
         let v = c.correct(&b, 10);
         assert!((60..=70).contains(&v), "{v}");
         for _ in 0..1000 {
-            c.update(&b, 5000, 30);
+            c.update(&b, 0, 5000, 30);
         }
         assert!(c.correct(&b, 0) <= CORRECTION_MAX / CORRECTION_GRAIN);
         // The other side to move has its own entry.
@@ -72,5 +76,20 @@ mod tests {
         assert_eq!(c.correct(&other, 10), 10);
         c.clear();
         assert_eq!(c.correct(&b, 10), 10);
+    }
+
+    #[test]
+    fn a_consistent_search_score_is_corrected_in_full() {
+        // As the search uses it: raw eval 10, every search of the structure says 70.
+        let b = Board::startpos();
+        let mut c = CorrectionHistory::default();
+        let (raw, score) = (10, 70);
+        for _ in 0..500 {
+            let corrected = c.correct(&b, raw);
+            assert!(corrected <= score, "overshot: {corrected}");
+            c.update(&b, raw, score, 12);
+        }
+        let corrected = c.correct(&b, raw);
+        assert!((score - 2..=score).contains(&corrected), "settled at {corrected}, not near {score}");
     }
 }

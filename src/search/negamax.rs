@@ -334,7 +334,8 @@ impl Searcher {
             self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), depth, bound);
         }
         // Step 15. Teach the correction history, from quiet results that bound the score on
-        // the side away from the static eval.
+        // the side away from the static eval. It learns the raw evaluation's error, so that
+        // a settled entry corrects it in full.
         let informative = match bound {
             Bound::Lower => best_score > static_eval,
             Bound::Upper => best_score < static_eval,
@@ -342,7 +343,7 @@ impl Searcher {
         };
         let quiet_best = best_move.is_null() || !is_tactical(&self.board, best_move);
         if informative && quiet_best && !in_check && !singular_search && best_score.abs() < MATE_BOUND {
-            self.correction.update(&self.board, best_score - static_eval, depth);
+            self.correction.update(&self.board, raw_eval, best_score, depth);
         }
         best_score
     }
