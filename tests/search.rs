@@ -399,15 +399,16 @@ fn search_singular(b: &Board, depth: i32, singular: bool, reporter: &mut dyn Rep
 
 #[test]
 fn singular_extension_finds_a_deeper_tactic() {
-    // WAC.097: Qa8+ wins. The plain search finds it only at depth 12; extending the
-    // singular replies in the critical line finds it from depth 9. (Such positions change
-    // with move ordering; searching WAC at each depth with the option on and off finds
-    // the current ones. WAC.181 served until continuation history.)
-    let b = board("6k1/5p2/p5np/4B3/3P4/1PP1q3/P3r1QP/6RK w - - 0 1");
-    let qa8 = uci(&b, "g2a8");
+    // WAC.152: Ne4 wins. The plain search misses it at depths 9 to 11; extending the
+    // singular replies in the critical line finds it there. (Such positions change with
+    // move ordering and the correction history; searching WAC at each depth with the
+    // option on and off finds the current ones. WAC.181 served until continuation
+    // history, WAC.097 until the correction history learnt the raw eval's error.)
+    let b = board("1br2rk1/1pqb1ppp/p3pn2/8/1P6/P1N1PN1P/1B3PP1/1QRR2K1 w - - 0 1");
+    let ne4 = uci(&b, "c3e4");
     for depth in [9, 10, 11] {
-        assert_ne!(search_singular(&b, depth, false, &mut Silent).best, qa8, "depth {depth}: the plain search finds it");
-        assert_eq!(search_singular(&b, depth, true, &mut Silent).best, qa8, "depth {depth}");
+        assert_ne!(search_singular(&b, depth, false, &mut Silent).best, ne4, "depth {depth}: the plain search finds it");
+        assert_eq!(search_singular(&b, depth, true, &mut Silent).best, ne4, "depth {depth}");
     }
 }
 
