@@ -37,6 +37,9 @@ impl Color {
     }
 }
 
+/// [`Piece::nominal_value`] by piece index.
+pub const NOMINAL_VALUES: [i32; 6] = [100, 300, 300, 500, 900, 0];
+
 /// A piece kind, without colour.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -61,6 +64,13 @@ impl Piece {
     #[inline(always)]
     pub const fn from_index(i: usize) -> Piece {
         Piece::ALL[i]
+    }
+
+    /// The textbook value in centipawns (pawn 100, minors 300, rook 500, queen 900, king 0):
+    /// the fixed yardstick for rules about material that must not move when weights are tuned.
+    #[inline(always)]
+    pub const fn nominal_value(self) -> i32 {
+        NOMINAL_VALUES[self as usize]
     }
 
     /// Lower-case letter (`p n b r q k`).

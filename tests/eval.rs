@@ -284,6 +284,22 @@ fn drawish_scaling() {
 }
 
 #[test]
+fn scaling_cases_by_material() {
+    use horizon::eval::scale::scale_case;
+    use horizon::Color;
+    let case = |f: &str| scale_case(&fen(f), Color::White);
+    // At most a minor piece up without pawns: scaled (textbook draws).
+    assert_eq!(case("8/8/3k4/8/8/2RN4/3K4/r7 w - - 0 1"), ScaleCase::MinorUpNoPawns, "KRN v KR");
+    assert_eq!(case("8/8/4k3/3b4/8/3RK3/8/8 w - - 0 1"), ScaleCase::MinorUpNoPawns, "KR v KB");
+    // Clean wins: not scaled.
+    assert_eq!(case("8/8/4k3/8/8/3RK3/8/8 w - - 0 1"), ScaleCase::Normal, "KR v K");
+    assert_eq!(case("8/8/4k3/3r4/8/3QK3/8/8 w - - 0 1"), ScaleCase::Normal, "KQ v KR");
+    // KRN v KR is scaled down to well under a pawn.
+    let krn_kr = evaluate_white(&fen("8/8/3k4/8/8/2RN4/3K4/r7 w - - 0 1"));
+    assert!(krn_kr.abs() < 100, "KRN v KR {krn_kr}");
+}
+
+#[test]
 fn extreme_positions_do_not_panic() {
     for f in [
         "QQQQQQQK/QQQQQQQQ/8/8/8/8/qqqqqqqq/qqqqqqqk w - - 0 1",

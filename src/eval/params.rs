@@ -26,9 +26,11 @@ pub const SCALE_NORMAL: i32 = 64;
 /// The stronger side has no pawns and at most one minor piece: it cannot mate, whatever the
 /// data says, so this factor is fixed at zero.
 pub const SCALE_CANNOT_WIN: i32 = 0;
-/// "At most a minor piece ahead" in non-pawn material, in `MATERIAL` middlegame units
-/// (a rook against a minor is 495 - 332 = 163; a knight alone is 320).
-pub const SCALE_MINOR_MARGIN: i32 = 340;
+/// "At most a minor piece ahead" in non-pawn material, in nominal centipawns
+/// (`Piece::nominal_value`: a minor is 300, rook against minor 200). Compared with fixed
+/// values, not the tuned `MATERIAL`, so that retuning cannot move a rule about which
+/// endings are drawn.
+pub const SCALE_MINOR_MARGIN: i32 = 300;
 
 /// The pawn hash table of each search thread: 2^13 entries of 32 bytes (256 KB), small
 /// enough to stay in the L2 cache. The `bench` statistics line reports its hit rate.

@@ -117,14 +117,13 @@ impl ScaleCase {
     }
 }
 
-/// Non-pawn material of one side, in middlegame material units.
+/// Non-pawn material of one side, in nominal centipawns (`Piece::nominal_value`).
 #[inline(always)]
 fn non_pawn_material(board: &Board, c: Color) -> i32 {
-    let mut m = 0;
-    for (i, p) in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen].into_iter().enumerate() {
-        m += board.colored(c, p).count() as i32 * weights::MATERIAL[i + 1].mg();
-    }
-    m
+    [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen]
+        .into_iter()
+        .map(|p| board.colored(c, p).count() as i32 * p.nominal_value())
+        .sum()
 }
 
 /// The scaling case for an advantage of `strong`. The first matching rule wins:
