@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Engine matches with fastchess (or cutechess-cli); see README, "Matches", for getting one.
+# Engine matches with fastchess (or cutechess-cli); see docs/matches.md for getting one.
 #
 #   scripts/match.sh ab NEW_BINARY OLD_BINARY [games] [tc]      A/B match of two builds
 #   scripts/match.sh sprt NEW_BINARY OLD_BINARY [tc] [elo0] [elo1]   SPRT, new vs old (fastchess)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How Horizon scales with threads on this machine (Lazy SMP; see README, "Threads").
+# How Horizon scales with threads on this machine (Lazy SMP; see docs/search.md, "Threads").
 #
 #   scripts/smp.sh BINARY [threads] [depth] [bench-depth]
 #
