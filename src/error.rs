@@ -125,6 +125,8 @@ pub enum CommandError {
     PositionUsage,
     SetOptionUsage,
     EmptyOptionName,
+    /// An unreadable `genfens` request (the message says why).
+    Genfens(String),
 }
 
 impl fmt::Display for CommandError {
@@ -138,6 +140,7 @@ impl fmt::Display for CommandError {
             CommandError::PositionUsage => write!(f, "usage: position startpos|fen <fen> [moves <move>...]"),
             CommandError::SetOptionUsage => write!(f, "usage: setoption name <name> [value <value>]"),
             CommandError::EmptyOptionName => write!(f, "setoption: empty option name"),
+            CommandError::Genfens(e) => write!(f, "{e}"),
         }
     }
 }

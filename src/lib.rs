@@ -19,6 +19,9 @@
 //! - [`tune`]: the evaluation tuner (`horizon tune`).
 //! - [`uci`]: the protocol layer; [`cli`]: the other subcommands; [`datagen`]: self-play
 //!   positions for tuning.
+//! - [`genfens`]: opening positions for OpenBench DATAGEN workloads; [`pgn`]: reading PGN
+//!   files and converting fastchess games into training positions.
+//! - [`commands`]: command-line front ends of the newer subcommands (`genfens`, `pgn-convert`).
 
 // Every `unsafe` block says why it is sound. `missing_docs` is deliberately not enabled:
 // it asks for about 300 lines such as a doc on `File::A`, `Stats::nodes` or
@@ -31,16 +34,19 @@ pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod cli;
+pub mod commands;
 pub mod epd;
 pub mod error;
 pub mod datagen;
 pub mod eval;
+pub mod genfens;
 pub mod json;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod perft_diff;
 pub mod perft_table;
+pub mod pgn;
 pub mod progress;
 pub mod san;
 pub mod search;

@@ -1,6 +1,6 @@
 //! Command-line dispatch. No arguments: the UCI loop.
 
-use horizon::cli;
+use horizon::{cli, commands};
 
 const HELP: &str = "usage: horizon [command]
   (no command)                     speak UCI on stdin/stdout
@@ -16,7 +16,11 @@ const HELP: &str = "usage: horizon [command]
 
   tune <data>                      fit the evaluation weights to self-play data, write them as
                                    Rust source [--epochs N] [--lambda L] [--lr X] [--out FILE.rs]
-                                   [--limit N] [--batch N] [--threads N] [--seed S] [--holdout F]";
+                                   [--limit N] [--batch N] [--threads N] [--seed S] [--holdout F]
+  \"genfens N seed S book <None|FILE> [extra]\" quit
+                                   N opening FENs for OpenBench DATAGEN ('info string genfens <FEN>')
+  pgn-convert <games.pgn>... --out FILE
+                                   training positions from fastchess PGNs [--min-ply K] [--append | --force]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,6 +29,7 @@ fn main() {
             horizon::uci::run();
             0
         }
+        Some(_) if commands::genfens::is_genfens(&args) => commands::genfens::command(&args),
         Some("perft") => cli::perft_command(&args[1..]),
         Some("perft-suite") => cli::perft_suite_command(&args[1..]),
         Some("perft-diff") => horizon::perft_diff::command(&args[1..]),
@@ -33,6 +38,7 @@ fn main() {
         Some("epd") => cli::epd_command(&args[1..]),
         Some("datagen") => horizon::datagen::command(&args[1..]),
         Some("tune") => cli::tune_command(&args[1..]),
+        Some("pgn-convert") => commands::pgn_convert::command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             cli::emit(&format!("{HELP}\n"));
             0

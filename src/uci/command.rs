@@ -67,6 +67,8 @@ pub enum Command {
     Eval,
     /// Non-standard: run the bench (`bench [depth] [threads] [hash]`).
     Bench { depth: Option<i32>, threads: Option<usize>, hash: Option<usize> },
+    /// Non-standard: opening positions for OpenBench (`genfens N seed S book B [extra]`).
+    Genfens(crate::genfens::Request),
     Empty,
 }
 
@@ -211,6 +213,7 @@ impl std::str::FromStr for Command {
                 Command::Bench { depth, threads, hash }
             }
             "go" => Command::Go(parse_go(rest)),
+            "genfens" => Command::Genfens(line.parse().map_err(CommandError::Genfens)?),
             "position" => {
                 let mi = rest.iter().position(|&t| t == "moves");
                 let (spec, moves) = match mi {

@@ -210,6 +210,14 @@ impl Engine {
                 }
             }
             Command::Eval => send(&format!("info string eval {} cp (side to move)", crate::eval::evaluate(&self.board))),
+            Command::Genfens(request) => {
+                // Runs to the end before the next line is read, so that a script's
+                // `genfens …` followed by `quit` gets every position.
+                self.stop_search();
+                if let Err(e) = crate::genfens::run_request(request, |fen| send(&format!("info string genfens {fen}"))) {
+                    send(&format!("info string error: {e}"));
+                }
+            }
             Command::Bench { depth, threads, hash } => {
                 self.stop_search();
                 let depth = depth.unwrap_or(crate::bench::BENCH_DEPTH);
