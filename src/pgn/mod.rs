@@ -220,8 +220,8 @@ fn word_tokens<'a>(word: &'a str, out: &mut Vec<Token<'a>>) {
         out.push(Token::Result(word));
         return;
     }
-    if word.starts_with('$') {
-        out.push(if word.len() > 1 && word[1..].bytes().all(|b| b.is_ascii_digit()) {
+    if let Some(glyph) = word.strip_prefix('$') {
+        out.push(if !glyph.is_empty() && glyph.bytes().all(|b| b.is_ascii_digit()) {
             Token::Nag
         } else {
             Token::Error(format!("bad annotation '{word}'"))
