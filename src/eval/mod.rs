@@ -69,6 +69,7 @@ macro_rules! danger {
 }
 
 pub mod king;
+pub mod nnue;
 pub mod layout;
 pub mod params;
 pub mod passed;

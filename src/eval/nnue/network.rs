@@ -1,0 +1,345 @@
+//! The quantised network and its `.nnue` file.
+//!
+//! # The file (all little-endian; `docs/nnue.md` has the table)
+//! A 40-byte header (magic `HZNNUE\0\0`, format version 1, input count 768, hidden size N,
+//! activation 1 = SCReLU, QA, QB, SCALE, a reserved 0), then the feature weights `i16
+//! [768][N]` feature-major, the feature bias `i16 [N]`, the output weights `i16 [2N]` (side
+//! to move first), the output bias `i32`, and an FNV-1a 64 checksum of every byte before it.
+//!
+//! [`Network::from_bytes`] checks, in this order: the size holds a header, the magic, the
+//! version, the input count, the activation, the hidden size's range, the exact total size
+//! (truncated or trailing bytes), the checksum, the quantisation constants, and last that
+//! the hidden size is the one this build was compiled for. Each failure is its own
+//! [`NetworkError`] with a one-line message.
+//!
+//! # Why the hidden size is a compile-time constant
+//! With `HIDDEN` fixed the network is one `#[repr(C)]` struct of plain arrays, each weight
+//! column and each accumulator exactly 256 bytes at 64-byte alignment, and an accumulator is
+//! an inline array on the search's stack: the SIMD loops run a fixed number of iterations
+//! (fully unrolled, the whole accumulator of one perspective in eight AVX2 registers) and
+//! there is no indirection through a heap slice per node. Supporting N at run time would
+//! cost those for a flexibility one rebuild (change `HIDDEN`) gives. A valid file with
+//! another N is refused with a message naming both sizes.
+
+use super::{HIDDEN, INPUTS, QA, QB, SCALE};
+use once_cell::sync::Lazy;
+use std::fmt;
+use std::sync::Arc;
+
+/// First 8 bytes of every `.nnue` file.
+pub const MAGIC: [u8; 8] = *b"HZNNUE\0\0";
+/// The format version this reader understands.
+pub const VERSION: u32 = 1;
+/// Activation code of SCReLU, the only one defined.
+pub const ACTIVATION_SCRELU: u32 = 1;
+/// Header size in bytes.
+pub const HEADER_BYTES: usize = 40;
+/// Checksum size in bytes (at the end of the file).
+pub const CHECKSUM_BYTES: usize = 8;
+/// The largest hidden size the format allows.
+pub const MAX_HIDDEN: usize = 4096;
+/// Hidden sizes must be multiples of this (whole SIMD registers).
+pub const HIDDEN_MULTIPLE: usize = 16;
+/// FNV-1a 64 offset basis and prime.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// The default network, embedded at build time. Today a placeholder of random small weights
+/// (see `nets/README.md`): it plays legal chess but badly, which is why `UseNNUE` is off by
+/// default.
+pub static DEFAULT_NET_BYTES: &[u8] = include_bytes!("nets/default.nnue");
+
+/// Name under which `EvalFile` refers to the embedded network.
+pub const INTERNAL_NAME: &str = "<internal>";
+
+static DEFAULT_NETWORK: Lazy<Arc<Network>> = Lazy::new(|| {
+    Arc::from(Network::from_bytes(DEFAULT_NET_BYTES).unwrap_or_else(|e| panic!("the embedded network is invalid: {e}")))
+});
+
+/// The embedded default network, parsed once and shared.
+pub fn default_network() -> Arc<Network> {
+    DEFAULT_NETWORK.clone()
+}
+
+/// One weight column (or the bias, or an accumulator half): `HIDDEN` i16 at 64-byte alignment.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(64))]
+pub struct Column(pub [i16; HIDDEN]);
+
+/// The output weights: first `HIDDEN` for the side to move, then `HIDDEN` for the other side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(64))]
+pub struct OutputWeights(pub [i16; 2 * HIDDEN]);
+
+/// The quantised network. All fields are plain integers, so all-zero bytes are a valid value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Network {
+    /// `feature_weights[f]`: the column added to an accumulator when feature `f` is active.
+    pub feature_weights: [Column; INPUTS],
+    pub feature_bias: Column,
+    pub output_weights: OutputWeights,
+    pub output_bias: i32,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "Network {{ hidden: {HIDDEN}, output_bias: {} }}", self.output_bias)
+    }
+}
+
+/// Why a network file was refused. Each prints as one line naming the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetworkError {
+    /// The file could not be read at all.
+    Read {
+        path: String,
+        reason: String,
+    },
+    /// Shorter than the header.
+    TooShort {
+        found: usize,
+    },
+    BadMagic,
+    UnsupportedVersion(u32),
+    WrongInputCount(u32),
+    WrongActivation(u32),
+    HiddenSizeOutOfRange(u32),
+    /// Shorter than the header's sizes say.
+    Truncated {
+        expected: usize,
+        found: usize,
+    },
+    /// Longer than the header's sizes say.
+    TrailingBytes {
+        expected: usize,
+        found: usize,
+    },
+    BadChecksum {
+        expected: u64,
+        found: u64,
+    },
+    QuantisationMismatch {
+        qa: u32,
+        qb: u32,
+        scale: u32,
+    },
+    /// A valid file whose hidden size is not this build's.
+    HiddenSizeMismatch {
+        found: u32,
+    },
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "network file: ")?;
+        match self {
+            NetworkError::Read { path, reason } => write!(f, "cannot read {path}: {reason}"),
+            NetworkError::TooShort { found } => {
+                write!(f, "truncated header ({found} bytes, a header is {HEADER_BYTES})")
+            }
+            NetworkError::BadMagic => write!(f, "bad magic (not a Horizon .nnue network)"),
+            NetworkError::UnsupportedVersion(v) => write!(f, "unsupported format version {v} (expected {VERSION})"),
+            NetworkError::WrongInputCount(n) => write!(f, "wrong input count {n} (expected {INPUTS})"),
+            NetworkError::WrongActivation(a) => {
+                write!(f, "wrong activation {a} (expected {ACTIVATION_SCRELU} = SCReLU)")
+            }
+            NetworkError::HiddenSizeOutOfRange(n) => {
+                write!(f, "hidden size {n} out of range (1..={MAX_HIDDEN}, a multiple of {HIDDEN_MULTIPLE})")
+            }
+            NetworkError::Truncated { expected, found } => {
+                write!(f, "truncated ({found} bytes, expected {expected})")
+            }
+            NetworkError::TrailingBytes { expected, found } => {
+                write!(f, "trailing bytes ({found} bytes, expected {expected})")
+            }
+            NetworkError::BadChecksum { expected, found } => {
+                write!(f, "bad checksum (expected {expected:016x}, found {found:016x})")
+            }
+            NetworkError::QuantisationMismatch { qa, qb, scale } => write!(
+                f,
+                "quantisation constants mismatch (file QA {qa} QB {qb} SCALE {scale}, engine QA {QA} QB {QB} SCALE {SCALE})"
+            ),
+            NetworkError::HiddenSizeMismatch { found } => {
+                write!(f, "hidden size mismatch (file has {found}, this build supports {HIDDEN})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// FNV-1a 64 of `bytes`.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(FNV_OFFSET, |h, &b| (h ^ b as u64).wrapping_mul(FNV_PRIME))
+}
+
+/// The exact size of a file with hidden size `n`.
+pub const fn file_size(n: usize) -> usize {
+    HEADER_BYTES + INPUTS * n * 2 + n * 2 + 2 * n * 2 + 4 + CHECKSUM_BYTES
+}
+
+/// A little-endian reader over a slice whose length was checked beforehand.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn u32(&mut self) -> u32 {
+        let v = u32::from_le_bytes(self.bytes[self.pos..self.pos + 4].try_into().expect("4 bytes"));
+        self.pos += 4;
+        v
+    }
+    fn i32(&mut self) -> i32 {
+        self.u32() as i32
+    }
+    fn i16s(&mut self, out: &mut [i16]) {
+        let n = out.len();
+        for (o, c) in out.iter_mut().zip(self.bytes[self.pos..self.pos + 2 * n].chunks_exact(2)) {
+            *o = i16::from_le_bytes([c[0], c[1]]);
+        }
+        self.pos += 2 * n;
+    }
+}
+
+impl Network {
+    /// An all-zero network on the heap (the struct is about 200 KB: never on the stack).
+    pub fn zeroed() -> Box<Network> {
+        let layout = std::alloc::Layout::new::<Network>();
+        // SAFETY: `Network` has a non-zero size, so the layout is valid for `alloc_zeroed`;
+        // every field is an integer or an array of integers, for which all-zero bytes are a
+        // valid value; the pointer is checked for null and then owned by exactly one Box,
+        // which frees it with the same layout.
+        unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout) as *mut Network;
+            if ptr.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            Box::from_raw(ptr)
+        }
+    }
+
+    /// Reads a network from the bytes of a `.nnue` file, with every check of the format.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetworkError> {
+        // 1. A header must be there to read.
+        if bytes.len() < HEADER_BYTES {
+            return Err(NetworkError::TooShort { found: bytes.len() });
+        }
+        // 2. The header, field by field, in the order the format fixes.
+        if bytes[..8] != MAGIC {
+            return Err(NetworkError::BadMagic);
+        }
+        let mut r = Reader { bytes, pos: 8 };
+        let version = r.u32();
+        if version != VERSION {
+            return Err(NetworkError::UnsupportedVersion(version));
+        }
+        let inputs = r.u32();
+        if inputs as usize != INPUTS {
+            return Err(NetworkError::WrongInputCount(inputs));
+        }
+        let hidden = r.u32();
+        let activation = r.u32();
+        if activation != ACTIVATION_SCRELU {
+            return Err(NetworkError::WrongActivation(activation));
+        }
+        let n = hidden as usize;
+        if n == 0 || n > MAX_HIDDEN || n % HIDDEN_MULTIPLE != 0 {
+            return Err(NetworkError::HiddenSizeOutOfRange(hidden));
+        }
+        let (qa, qb, scale) = (r.u32(), r.u32(), r.u32());
+        // 3. The exact size the header announces.
+        let expected = file_size(n);
+        if bytes.len() < expected {
+            return Err(NetworkError::Truncated { expected, found: bytes.len() });
+        }
+        if bytes.len() > expected {
+            return Err(NetworkError::TrailingBytes { expected, found: bytes.len() });
+        }
+        // 4. The checksum over everything before it.
+        let body = expected - CHECKSUM_BYTES;
+        let stored = u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes"));
+        let computed = fnv1a64(&bytes[..body]);
+        if stored != computed {
+            return Err(NetworkError::BadChecksum { expected: stored, found: computed });
+        }
+        // 5. The quantisation the engine's arithmetic assumes.
+        if qa as i32 != QA || qb as i32 != QB || scale as i32 != SCALE {
+            return Err(NetworkError::QuantisationMismatch { qa, qb, scale });
+        }
+        // 6. A valid network, but can this build run it?
+        if n != HIDDEN {
+            return Err(NetworkError::HiddenSizeMismatch { found: hidden });
+        }
+        let mut net = Network::zeroed();
+        let mut r = Reader { bytes, pos: HEADER_BYTES };
+        for column in net.feature_weights.iter_mut() {
+            r.i16s(&mut column.0);
+        }
+        r.i16s(&mut net.feature_bias.0);
+        r.i16s(&mut net.output_weights.0);
+        net.output_bias = r.i32();
+        debug_assert_eq!(r.pos, body);
+        Ok(net)
+    }
+
+    /// Reads a network file.
+    pub fn from_file(path: &str) -> Result<Box<Network>, NetworkError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| NetworkError::Read { path: path.to_string(), reason: e.to_string() })?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The `.nnue` file of this network (`from_bytes(&net.to_bytes())` gives it back).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_size(HIDDEN));
+        out.extend_from_slice(&MAGIC);
+        for v in [VERSION, INPUTS as u32, HIDDEN as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32, 0] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        let columns = self.feature_weights.iter().chain(std::iter::once(&self.feature_bias));
+        for w in columns.flat_map(|c| c.0.iter()).chain(self.output_weights.0.iter()) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        let checksum = fnv1a64(&out);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+
+    /// A network of small random weights from a fixed seed (a xorshift generator, so it
+    /// needs nothing outside the engine): the placeholder `nets/default.nnue` is this with
+    /// seed [`PLACEHOLDER_SEED`], and tests use other seeds.
+    pub fn random(seed: u64) -> Box<Network> {
+        let mut state = seed | 1;
+        let mut next = move |range: i32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state >> 16) % (2 * range as u64 + 1)) as i32 - range
+        };
+        let mut net = Network::zeroed();
+        for column in net.feature_weights.iter_mut() {
+            for w in column.0.iter_mut() {
+                *w = next(PLACEHOLDER_FEATURE_RANGE) as i16;
+            }
+        }
+        for b in net.feature_bias.0.iter_mut() {
+            *b = next(PLACEHOLDER_BIAS_RANGE) as i16;
+        }
+        for w in net.output_weights.0.iter_mut() {
+            *w = next(PLACEHOLDER_OUTPUT_RANGE) as i16;
+        }
+        net.output_bias = next(PLACEHOLDER_BIAS_RANGE);
+        net
+    }
+}
+
+/// Seed of the placeholder default network.
+pub const PLACEHOLDER_SEED: u64 = 0x4852_5a4e_4e55_4531;
+/// Ranges (±) of the placeholder's random weights: small, so that accumulators stay far from
+/// i16 limits and evaluations stay in a few hundred centipawns.
+pub const PLACEHOLDER_FEATURE_RANGE: i32 = 40;
+pub const PLACEHOLDER_BIAS_RANGE: i32 = 200;
+pub const PLACEHOLDER_OUTPUT_RANGE: i32 = 6;
