@@ -3,6 +3,7 @@
 //! search (identical run after run); nodes per second compare machines.
 
 use crate::board::Board;
+use crate::eval::nnue::Network;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Limits, Options, SearchResult, Searcher, Silent, Stats, ThreadPool};
 use std::sync::atomic::Ordering;
@@ -87,20 +88,30 @@ pub fn run(depth: i32, each: impl FnMut(usize, &str, &Stats)) -> BenchResult {
 /// Runs the bench with non-default search options (e.g. SEE pruning in quiescence off).
 pub fn run_with(depth: i32, options: Options, each: impl FnMut(usize, &str, &Stats)) -> BenchResult {
     let control = Arc::new(Control::default());
-    run_controlled(depth, options, control, each).expect("nothing stops a bench with its own control")
+    run_controlled(depth, options, None, control, each).expect("nothing stops a bench with its own control")
+}
+
+/// Runs the bench evaluating with `network` (`horizon bench --nnue`).
+pub fn run_nnue(depth: i32, network: Arc<Network>, each: impl FnMut(usize, &str, &Stats)) -> BenchResult {
+    let control = Arc::new(Control::default());
+    run_controlled(depth, Options::default(), Some(network), control, each)
+        .expect("nothing stops a bench with its own control")
 }
 
 /// Runs the bench, ending early (None) once `control.stop` is set: the UCI `bench`, which
-/// runs off the input thread and obeys `stop`.
+/// runs off the input thread and obeys `stop`. With a `network` the search evaluates with
+/// it instead of the classical evaluation.
 pub fn run_controlled(
     depth: i32,
     options: Options,
+    network: Option<Arc<Network>>,
     control: Arc<Control>,
     each: impl FnMut(usize, &str, &Stats),
 ) -> Option<BenchResult> {
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB));
     let mut searcher = Searcher::new(tt.clone(), control.clone());
     searcher.set_options(options);
+    searcher.set_network(network);
     // Cleared once, as after `ucinewgame`: the positions run in a fixed order, so what
     // each search inherits from the previous ones is the same every run.
     tt.clear();
@@ -120,12 +131,14 @@ pub fn run_threads(
     threads: usize,
     hash_mb: usize,
     options: Options,
+    network: Option<Arc<Network>>,
     control: Arc<Control>,
     each: impl FnMut(usize, &str, &Stats),
 ) -> Option<BenchResult> {
     let tt = Arc::new(TranspositionTable::try_new(hash_mb).ok()?);
     let mut pool = ThreadPool::new(threads, tt.clone(), control.clone());
     pool.set_options(options);
+    pool.set_network(network);
     tt.clear();
     pool.clear();
     let (stats, millis) = run_positions(depth, &control, |board, limits| pool.search(board, limits, &mut Silent), each)?;

@@ -330,10 +330,17 @@ pub fn perft_suite_command(args: &[String]) -> i32 {
     }
 }
 
-/// `horizon bench [depth] [threads] [hash]`: prints per-position lines to stderr and ends
-/// with `<nodes> nodes <nps> nps` on stdout. Without `threads`/`hash` (or with 1 and 16)
-/// it is the single-threaded, deterministic signature; otherwise the threaded bench.
+/// `horizon bench [depth] [threads] [hash] [--nnue | --evalfile FILE]`: prints per-position
+/// lines to stderr and ends with `<nodes> nodes <nps> nps` on stdout. Without
+/// `threads`/`hash` (or with 1 and 16) it is the single-threaded, deterministic signature;
+/// otherwise the threaded bench. `--nnue` evaluates with the embedded network, `--evalfile`
+/// with a network file.
 pub fn bench_command(args: &[String]) -> i32 {
+    let (args, network) = match bench_network(args) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let args = &args[..];
     let depth = match args.first() {
         None => crate::bench::BENCH_DEPTH,
         Some(d) => match d.parse::<i32>() {
@@ -356,16 +363,21 @@ pub fn bench_command(args: &[String]) -> i32 {
         },
     };
     if args.len() > 3 {
-        return usage_error("usage: horizon bench [depth] [threads] [hash]");
+        return usage_error(BENCH_USAGE);
     }
     let each = |i: usize, fen: &str, s: &crate::search::Stats| {
         eprintln!("position {:2}  nodes {:9}  qnodes {:9}  {fen}", i + 1, s.nodes, s.qnodes);
     };
+    let evaluation = if network.is_some() { "nnue" } else { "classical" };
     let r = if threads == 1 && hash == crate::bench::BENCH_HASH_MB {
-        crate::bench::run(depth, each)
+        match network {
+            Some(net) => crate::bench::run_nnue(depth, net, each),
+            None => crate::bench::run(depth, each),
+        }
     } else {
         let control = std::sync::Arc::new(crate::search::Control::default());
-        match crate::bench::run_threads(depth, threads, hash, crate::search::Options::default(), control, each) {
+        let options = crate::search::Options::default();
+        match crate::bench::run_threads(depth, threads, hash, options, network, control, each) {
             Some(r) => r,
             None => {
                 eprintln!("error: cannot allocate a {hash} MB hash table");
@@ -376,7 +388,7 @@ pub fn bench_command(args: &[String]) -> i32 {
     let s = r.stats;
     let nps = s.nodes as u128 * 1000 / r.millis.max(1);
     eprintln!(
-        "depth {depth}, {threads} thread(s), {hash} MB: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}, pawn hash hits {:.1}% of {}",
+        "depth {depth}, {threads} thread(s), {hash} MB, {evaluation} evaluation: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}, pawn hash hits {:.1}% of {}",
         r.millis,
         s.qnodes,
         100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
@@ -387,6 +399,34 @@ pub fn bench_command(args: &[String]) -> i32 {
     );
     say!("{} nodes {} nps", s.nodes, nps);
     0
+}
+
+const BENCH_USAGE: &str = "usage: horizon bench [depth] [threads] [hash] [--nnue | --evalfile FILE]";
+
+/// Takes `--nnue` / `--evalfile FILE` out of bench's arguments: the other arguments and the
+/// network to evaluate with (None: the classical evaluation), or the exit code of an error.
+#[allow(clippy::type_complexity)]
+fn bench_network(args: &[String]) -> Result<(Vec<String>, Option<std::sync::Arc<crate::eval::nnue::Network>>), i32> {
+    let mut rest = Vec::new();
+    let mut network = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--nnue" => network = Some(crate::eval::nnue::default_network()),
+            "--evalfile" => {
+                let Some(path) = it.next() else {
+                    return Err(usage_error(BENCH_USAGE));
+                };
+                match crate::eval::nnue::Network::from_file(path) {
+                    Ok(net) => network = Some(std::sync::Arc::from(net)),
+                    Err(e) => return Err(usage_error(e.to_string())),
+                }
+            }
+            s if s.starts_with("--") => return Err(usage_error(BENCH_USAGE)),
+            _ => rest.push(a.clone()),
+        }
+    }
+    Ok((rest, network))
 }
 
 const TUNE_USAGE: &str = "usage: horizon tune <data> [--epochs N] [--lambda L] [--lr X] [--out FILE.rs] \

@@ -9,6 +9,7 @@ const HELP: &str = "usage: horizon [command]
   perft-diff <depth> [<fen>] [<moves>] (--uci \"<cmd>\" | --script \"<cmd>\")
                                    find where another program's perft differs [--all] [--timeout S]
   bench [depth] [threads] [hash]   fixed search benchmark: '<nodes> nodes <nps> nps' (threads/hash: scaling run)
+                                   [--nnue | --evalfile FILE]: evaluate with the embedded or a given network
   see \"<fen>\" <move>               static exchange evaluation of a move
   epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D]
   datagen --out FILE --games N     self-play positions for tuning [--threads T] [--nodes N] [--seed S]

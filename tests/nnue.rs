@@ -150,3 +150,381 @@ fn unreadable_file_is_an_error() {
     let e = Network::from_file("/nonexistent/dir/net.nnue").expect_err("no such file");
     assert!(e.to_string().starts_with("network file: cannot read /nonexistent/dir/net.nnue: "), "{e}");
 }
+
+// ---- incremental accumulators equal a full refresh --------------------------------------
+
+use horizon::eval::nnue::simd::{self, Backend};
+use horizon::eval::nnue::{Accumulator, AccumulatorStack};
+use horizon::{Board, Move, MoveKind, Piece};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// Positions rich in castling (standard and Chess960, where king and rook land on each
+/// other's squares or the king stays put), en passant, promotions and captures.
+const WALK_FENS: [&str; 12] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    // Chess960: king f1 / rook g1 (king-side castling swaps their squares).
+    "1r3kr1/ppp2ppp/8/3pp3/3PP3/8/PPP2PPP/1R3KR1 w GBgb - 0 1",
+    // Chess960: rook c1 / king d1 (queen-side castling swaps their squares).
+    "2rk3r/pp3ppp/8/2ppp3/2PPP3/8/PP3PPP/2RK3R w CHch - 0 1",
+    // Chess960: king g1 / rook h1 (king-side castling leaves the king where it is).
+    "r5kr/ppp2ppp/8/3pp3/3PP3/8/PPP2PPP/R5KR w HAha - 0 1",
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    // Captures of every piece, promotions with capture.
+    "r1b1k2r/1P1p1ppp/2n2n2/1qp1p3/1bPPP1Q1/2N2N2/p4PPP/R1B1KB1R w KQkq - 0 1",
+    "4k3/1P4P1/8/3Pp3/8/8/1p4p1/R3K2R w KQ e6 0 1",
+];
+
+/// What kinds of moves a walk went through.
+#[derive(Default, Debug)]
+struct Seen {
+    castles: usize,
+    castles_king_on_rook_square: usize,
+    en_passant: usize,
+    promotions: [usize; 6],
+    capture_promotions: usize,
+    captured: [usize; 6],
+    nulls: usize,
+    checked: usize,
+}
+
+fn record(seen: &mut Seen, b: &Board, m: Move) {
+    match m.kind() {
+        MoveKind::Castle => {
+            seen.castles += 1;
+            if m.king_dest() == m.to() || m.king_dest() == m.from() {
+                seen.castles_king_on_rook_square += 1;
+            }
+        }
+        MoveKind::EnPassant => seen.en_passant += 1,
+        MoveKind::Promotion => {
+            seen.promotions[m.promotion().index()] += 1;
+            if b.piece_on(m.to()).is_some() {
+                seen.capture_promotions += 1;
+            }
+        }
+        MoveKind::Normal => {}
+    }
+    if let Some(p) = b.captured_piece(m) {
+        seen.captured[p.index()] += 1;
+    }
+}
+
+/// Checks the stack's accumulator at `ply` against a refresh of `b`.
+fn check(stack: &mut AccumulatorStack, net: &Network, b: &Board, ply: usize, seen: &mut Seen) {
+    let lazy = *stack.get(ply, net);
+    let fresh = Accumulator::refreshed(net, b);
+    assert!(lazy == fresh, "incremental accumulator differs from a refresh at ply {ply}: {}", b.to_fen());
+    seen.checked += 1;
+}
+
+/// Walks a make/unmake tree below `b`: every special move, plus `branch` random others, to
+/// `depth`; at each node a null move too. Checks every node (sometimes skipping, so that
+/// the lazy stack materialises several plies at once).
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    b: &mut Board,
+    stack: &mut AccumulatorStack,
+    net: &Network,
+    ply: usize,
+    depth: usize,
+    branch: usize,
+    rng: &mut SmallRng,
+    seen: &mut Seen,
+) {
+    if depth == 0 || rng.gen_bool(0.8) {
+        check(stack, net, b, ply, seen);
+    }
+    if depth == 0 {
+        return;
+    }
+    let moves: Vec<Move> = b.legal_moves().iter().copied().collect();
+    let mut chosen: Vec<Move> =
+        moves.iter().copied().filter(|&m| m.kind() != MoveKind::Normal || b.captured_piece(m).is_some()).collect();
+    for _ in 0..branch {
+        if !moves.is_empty() {
+            chosen.push(moves[rng.gen_range(0..moves.len())]);
+        }
+    }
+    chosen.truncate(12);
+    for m in chosen {
+        record(seen, b, m);
+        stack.push_move(ply, b, m);
+        b.make(m);
+        walk(b, stack, net, ply + 1, depth - 1, branch, rng, seen);
+        b.unmake();
+    }
+    if !b.in_check() && depth >= 2 {
+        seen.nulls += 1;
+        stack.push_null(ply);
+        b.make_null();
+        walk(b, stack, net, ply + 1, depth - 1, branch, rng, seen);
+        b.unmake_null();
+    }
+    // After unmaking, this ply's accumulator is still this position's.
+    check(stack, net, b, ply, seen);
+}
+
+#[test]
+fn incremental_equals_refresh_over_make_unmake_trees() {
+    let net = Network::random(3);
+    let mut rng = SmallRng::seed_from_u64(28);
+    let mut seen = Seen::default();
+    let mut stack = AccumulatorStack::new(64);
+    for fen in WALK_FENS {
+        let mut b = Board::from_fen(fen).unwrap();
+        b.set_chess960(fen.contains(" w G") || fen.contains(" w C") || fen.contains(" w H"));
+        stack.refresh(0, &net, &b);
+        walk(&mut b, &mut stack, &net, 0, 4, 2, &mut rng, &mut seen);
+        assert_eq!(b.to_fen(), Board::from_fen(fen).unwrap().to_fen());
+    }
+    eprintln!("{seen:?}");
+    assert!(seen.castles > 20 && seen.castles_king_on_rook_square > 5, "{seen:?}");
+    assert!(seen.en_passant > 5 && seen.capture_promotions > 5 && seen.nulls > 50, "{seen:?}");
+    for p in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
+        assert!(seen.promotions[p.index()] > 5, "promotions to {p:?}: {seen:?}");
+    }
+    for p in [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
+        assert!(seen.captured[p.index()] > 5, "captures of {p:?}: {seen:?}");
+    }
+}
+
+#[test]
+fn incremental_equals_refresh_over_long_random_games() {
+    let net = Network::random(5);
+    let mut rng = SmallRng::seed_from_u64(960);
+    let mut seen = Seen::default();
+    let plies = 100;
+    let mut stack = AccumulatorStack::new(plies + 2);
+    for game in 0..40 {
+        let fen = WALK_FENS[game % WALK_FENS.len()];
+        let mut b = Board::from_fen(fen).unwrap();
+        stack.refresh(0, &net, &b);
+        let mut played = 0;
+        for ply in 0..plies {
+            let moves: Vec<Move> = b.legal_moves().iter().copied().collect();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer special moves and captures half of the time, so games reach them.
+            let special: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| m.kind() != MoveKind::Normal || b.captured_piece(m).is_some())
+                .collect();
+            let m = if !special.is_empty() && rng.gen_bool(0.5) {
+                special[rng.gen_range(0..special.len())]
+            } else {
+                moves[rng.gen_range(0..moves.len())]
+            };
+            if !b.in_check() && rng.gen_bool(0.1) {
+                seen.nulls += 1;
+                stack.push_null(ply);
+                b.make_null();
+            } else {
+                record(&mut seen, &b, m);
+                stack.push_move(ply, &b, m);
+                b.make(m);
+            }
+            played += 1;
+            // Evaluate only now and then: the lazy stack catches up over several plies.
+            if rng.gen_bool(0.3) {
+                check(&mut stack, &net, &b, ply + 1, &mut seen);
+            }
+        }
+        check(&mut stack, &net, &b, played, &mut seen);
+        // Unwinding: every ply's accumulator is still its position's.
+        for ply in (0..played).rev() {
+            if b.last_move() == Some(Move::NULL) {
+                b.unmake_null();
+            } else {
+                b.unmake();
+            }
+            if rng.gen_bool(0.2) {
+                check(&mut stack, &net, &b, ply, &mut seen);
+            }
+        }
+    }
+    eprintln!("{seen:?}");
+    assert!(seen.castles > 10 && seen.en_passant >= 3 && seen.capture_promotions > 3, "{seen:?}");
+}
+
+#[test]
+fn castling_in_both_notations_gives_the_same_accumulator() {
+    let net = Network::random(9);
+    for (fen, standard, chess960) in [
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", "e1h1"),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1", "e1a1"),
+        ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8g8", "e8h8"),
+        ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8", "e8a8"),
+    ] {
+        let mut results = Vec::new();
+        for (text, is960) in [(standard, false), (chess960, true)] {
+            let mut b = Board::from_fen(fen).unwrap();
+            b.set_chess960(is960);
+            let m = b.parse_uci_move(text).unwrap();
+            assert_eq!(m.kind(), MoveKind::Castle, "{text}");
+            let mut stack = AccumulatorStack::new(4);
+            stack.refresh(0, &net, &b);
+            stack.push_move(0, &b, m);
+            b.make(m);
+            let acc = *stack.get(1, &net);
+            assert!(acc == Accumulator::refreshed(&net, &b), "{fen} {text}");
+            results.push(acc);
+        }
+        assert!(results[0] == results[1], "{fen}: {standard} and {chess960} differ");
+    }
+}
+
+// ---- SIMD and scalar paths agree ---------------------------------------------------------
+
+/// Random positions reached by random play from the walk positions.
+fn random_positions(n: usize, seed: u64) -> Vec<Board> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut b = Board::from_fen(WALK_FENS[rng.gen_range(0..WALK_FENS.len())]).unwrap();
+        for _ in 0..rng.gen_range(0..80) {
+            let moves: Vec<Move> = b.legal_moves().iter().copied().collect();
+            if moves.is_empty() {
+                break;
+            }
+            b.make(moves[rng.gen_range(0..moves.len())]);
+            out.push(b.clone());
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+#[test]
+fn scalar_and_simd_paths_give_the_same_integers() {
+    if !simd::avx2_available() {
+        eprintln!("note: this CPU has no AVX2; the SIMD side of this test is skipped");
+        return;
+    }
+    eprintln!("backend in use: {}", simd::backend().name());
+    // A network with large weights as well, so that accumulators reach the clipping limits
+    // and beyond, and the output sum wraps.
+    for net in [Network::random(1), {
+        let mut n = Network::random(2);
+        for (i, c) in n.feature_weights.iter_mut().enumerate() {
+            for (j, w) in c.0.iter_mut().enumerate() {
+                *w = w.wrapping_mul(((i + j) % 200) as i16);
+            }
+        }
+        for (j, w) in n.output_weights.0.iter_mut().enumerate() {
+            *w = w.wrapping_mul(3000 + j as i16);
+        }
+        n
+    }] {
+        let mut extremes = 0;
+        for b in random_positions(3000, 77) {
+            let acc = Accumulator::refreshed(&net, &b);
+            for (us, them) in [(0, 1), (1, 0)] {
+                let s = simd::screlu_dot_with(Backend::Scalar, &acc.values[us], &acc.values[them], &net.output_weights);
+                let v = simd::screlu_dot_with(Backend::Avx2, &acc.values[us], &acc.values[them], &net.output_weights);
+                assert_eq!(s, v, "output layer differs on {}", b.to_fen());
+            }
+            extremes += acc.values[0].0.iter().filter(|&&x| !(0..=255).contains(&x)).count();
+            // First-layer updates: every shape the moves use.
+            let cols = |k: usize| &net.feature_weights[(b.key() as usize).wrapping_add(k * 97) % 768];
+            let inp = &acc.values[0];
+            let mut out_s = acc.values[1];
+            let mut out_v = acc.values[1];
+            simd::update_with(Backend::Scalar, &mut out_s, inp, [cols(0), cols(1)], [cols(2), cols(3)]);
+            simd::update_with(Backend::Avx2, &mut out_v, inp, [cols(0), cols(1)], [cols(2), cols(3)]);
+            assert_eq!(out_s, out_v);
+            simd::update_with(Backend::Scalar, &mut out_s, inp, [cols(4)], [cols(5), cols(6)]);
+            simd::update_with(Backend::Avx2, &mut out_v, inp, [cols(4)], [cols(5), cols(6)]);
+            assert_eq!(out_s, out_v);
+            simd::update_with(Backend::Scalar, &mut out_s, inp, [cols(7)], [cols(8)]);
+            simd::update_with(Backend::Avx2, &mut out_v, inp, [cols(7)], [cols(8)]);
+            assert_eq!(out_s, out_v);
+        }
+        eprintln!("accumulator values outside 0..=255: {extremes}");
+    }
+}
+
+// ---- colour symmetry -----------------------------------------------------------------------
+
+#[test]
+fn colour_flipped_positions_evaluate_the_same() {
+    let net = horizon::eval::nnue::default_network();
+    let other = Network::random(4);
+    let mut nonzero = 0;
+    for b in random_positions(2000, 5) {
+        let m = b.mirrored();
+        for n in [&*net, &*other] {
+            let e = horizon::eval::nnue::evaluate_board(n, &b);
+            assert_eq!(e, horizon::eval::nnue::evaluate_board(n, &m), "{} vs {}", b.to_fen(), m.to_fen());
+            nonzero += (e != 0) as usize;
+        }
+    }
+    assert!(nonzero > 1000);
+}
+
+/// The evaluation against an independent, plain transcription of the spec's formula.
+#[test]
+fn evaluation_follows_the_formula() {
+    let net = Network::random(6);
+    for b in random_positions(300, 8) {
+        let stm = b.side_to_move();
+        let mut acc = [[0i32; HIDDEN]; 2];
+        for (p, persp) in [horizon::Color::White, horizon::Color::Black].into_iter().enumerate() {
+            for j in 0..HIDDEN {
+                acc[p][j] = net.feature_bias.0[j] as i32;
+            }
+            for sq in b.occupied() {
+                let color = b.color_on(sq).unwrap();
+                let piece = b.piece_on(sq).unwrap();
+                let side = if color == persp { 0 } else { 1 };
+                let sq2 = if persp == horizon::Color::White { sq.index() } else { sq.index() ^ 56 };
+                let f = (side * 6 + piece.index()) * 64 + sq2;
+                for j in 0..HIDDEN {
+                    acc[p][j] += net.feature_weights[f].0[j] as i32;
+                }
+            }
+        }
+        let (us, them) = (acc[stm.index()], acc[1 - stm.index()]);
+        let mut sum: i64 = 0;
+        for j in 0..HIDDEN {
+            let a = us[j].clamp(0, 255) as i64;
+            let c = them[j].clamp(0, 255) as i64;
+            sum += a * a * net.output_weights.0[j] as i64 + c * c * net.output_weights.0[HIDDEN + j] as i64;
+        }
+        let expected = ((sum / 255) + net.output_bias as i64) * 400 / (255 * 64);
+        assert_eq!(horizon::eval::nnue::evaluate_board(&net, &b) as i64, expected, "{}", b.to_fen());
+    }
+}
+
+// ---- the search with the network -------------------------------------------------------------
+
+/// A search evaluating with the network: in test builds (debug assertions on) every
+/// evaluation the search makes is checked against a full refresh, so this walks the
+/// search's own make/unmake/null-move paths; and the result is a legal move.
+#[test]
+fn search_with_the_network_checks_every_evaluation() {
+    use horizon::search::tt::TranspositionTable;
+    use horizon::search::{Control, Limits, Searcher, Silent};
+    use std::sync::Arc;
+    let tt = Arc::new(TranspositionTable::new(4));
+    let mut s = Searcher::new(tt, Arc::new(Control::default()));
+    s.set_network(Some(horizon::eval::nnue::default_network()));
+    for fen in WALK_FENS {
+        let mut b = Board::from_fen(fen).unwrap();
+        b.set_chess960(fen.contains(" w G") || fen.contains(" w C") || fen.contains(" w H"));
+        let limits = Limits { nodes: Some(20_000), multipv: 1, ..Limits::default() };
+        let r = s.search(&b, limits, &mut Silent);
+        assert!(b.legal_moves().contains(r.best), "{fen}: {:?}", r.best);
+        assert!(r.stats.nodes >= 20_000);
+        // The quiescence entry point (datagen's) refreshes its root too.
+        let q = s.quiescence(&b);
+        assert!(q.abs() < 30_000);
+    }
+}

@@ -17,6 +17,7 @@ impl Searcher {
     pub fn search(&mut self, board: &Board, limits: Limits, reporter: &mut dyn Reporter) -> SearchResult {
         self.start = Instant::now();
         self.board = board.clone();
+        self.refresh_root();
         self.stats = Stats::default();
         self.stopped = false;
         self.time = TimeManager::new(TimeLimits::from_clock(&limits.clock, limits.move_overhead_ms));

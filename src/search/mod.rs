@@ -31,6 +31,7 @@ pub mod params;
 mod pv;
 mod qsearch;
 mod report;
+mod static_eval;
 pub mod threads;
 pub mod time;
 pub mod tt;
@@ -100,6 +101,9 @@ pub struct Searcher {
     owns_tt_age: bool,
     /// The evaluation with this thread's own pawn hash table.
     evaluator: Evaluator,
+    /// The network and this thread's accumulators when the network evaluates (`None`: the
+    /// classical `evaluator`).
+    nnue: Option<static_eval::Nnue>,
 }
 
 impl Searcher {
@@ -127,6 +131,7 @@ impl Searcher {
             progress: Arc::new(AtomicU64::new(0)),
             owns_tt_age: true,
             evaluator: Evaluator::new(),
+            nnue: None,
         }
     }
 

@@ -73,7 +73,7 @@ impl Searcher {
                 return 0;
             }
             if ply >= MAX_PLY {
-                return if in_check { 0 } else { self.evaluator.evaluate(&self.board) };
+                return if in_check { 0 } else { self.evaluate(ply) };
             }
             // Step 4. Mate distance pruning: no line here can beat a mate already found nearer the root.
             alpha = alpha.max(-MATE + ply as i32);
@@ -109,7 +109,7 @@ impl Searcher {
 
         // Step 6. Static evaluation (the table keeps it uncorrected), corrected by what
         // this pawn structure taught, and whether it improves on two plies ago.
-        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluator.evaluate(&self.board), |e| e.eval) };
+        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluate(ply), |e| e.eval) };
         let static_eval = if in_check { -INFINITY } else { self.corrected(raw_eval) };
         // A stored bound on the score may sharpen the evaluation.
         let eval = match tt_entry {
@@ -139,7 +139,7 @@ impl Searcher {
                 let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply].moved = 0;
-                self.board.make_null();
+                self.make_null_move(ply);
                 let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
                 self.board.unmake_null();
                 if self.stopped {
@@ -245,7 +245,7 @@ impl Searcher {
             self.stack[ply].mv = m;
             self.stack[ply].moved = moved_piece;
             let nodes_before = self.stats.nodes;
-            self.board.make(m);
+            self.make_move(ply, m);
             legal += 1;
             if quiet && n_quiets < quiets_tried.len() {
                 quiets_tried[n_quiets] = m;

@@ -26,6 +26,7 @@ impl Searcher {
         self.limits = super::Limits::default();
         self.time = super::time::TimeManager::default();
         self.correct_eval = false;
+        self.refresh_root();
         let v = self.qsearch(-INFINITY, INFINITY, 0, false);
         self.correct_eval = true;
         v
@@ -49,7 +50,7 @@ impl Searcher {
         }
         let in_check = self.board.in_check();
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { self.evaluator.evaluate(&self.board) };
+            return if in_check { 0 } else { self.evaluate(ply) };
         }
 
         // Step 1. Hash table: any stored depth is at least quiescence depth.
@@ -71,7 +72,7 @@ impl Searcher {
 
         // Step 2. Stand pat: the side to move can usually do at least as well as the static
         // evaluation by not capturing. Not available in check.
-        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluator.evaluate(&self.board), |e| e.eval) };
+        let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluate(ply), |e| e.eval) };
         let static_eval = if in_check { -INFINITY } else { self.corrected(raw_eval) };
         let mut best_score = static_eval;
         if !in_check {
@@ -124,7 +125,7 @@ impl Searcher {
                     continue;
                 }
             }
-            self.board.make(m);
+            self.make_move(ply, m);
             let score = -self.qsearch(-beta, -alpha, ply + 1, false);
             self.board.unmake();
             if self.stopped {

@@ -21,6 +21,7 @@ use super::report::{Report, Reporter, Score, SearchResult};
 use super::tt::{Bound, TranspositionTable};
 use super::{Control, Limits, Options, Searcher};
 use crate::board::Board;
+use crate::eval::nnue::Network;
 use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -82,6 +83,7 @@ impl ThreadPool {
             s.join_pool(id);
             if let Some(main) = self.searchers.first() {
                 s.set_options(main.options());
+                s.set_network(main.network().cloned());
             }
             self.searchers.push(s);
         }
@@ -99,6 +101,13 @@ impl ThreadPool {
     pub fn set_options(&mut self, options: Options) {
         for s in &mut self.searchers {
             s.set_options(options);
+        }
+    }
+
+    /// Evaluates with `net` on every thread (`None`: the classical evaluation).
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        for s in &mut self.searchers {
+            s.set_network(net.clone());
         }
     }
 

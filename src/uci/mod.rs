@@ -7,6 +7,8 @@ pub mod command;
 pub mod options;
 
 use crate::board::Board;
+use crate::eval::nnue::network::INTERNAL_NAME;
+use crate::eval::nnue::{self, Network};
 use crate::moves::Move;
 use crate::perft;
 use crate::search::tt::TranspositionTable;
@@ -76,6 +78,12 @@ pub struct Engine {
     handle: Option<JoinHandle<Option<ThreadPool>>>,
     /// `Hash`, `Threads` and `Clear Hash` given while a job ran, applied when it ends.
     pending: Pending,
+    /// The network `EvalFile` loaded (the embedded one until another loads), shared
+    /// read-only with the search threads while `UseNNUE` is on.
+    network: Arc<Network>,
+    /// The evaluation changed since the last search (`UseNNUE`, `EvalFile`): the hash
+    /// table's stored evaluations are the old evaluation's, so the next search clears it.
+    evaluation_changed: bool,
 }
 
 /// Option changes waiting for the running job to end.
@@ -106,6 +114,8 @@ impl Engine {
             pool: Some(pool),
             handle: None,
             pending: Pending::default(),
+            network: nnue::default_network(),
+            evaluation_changed: false,
         }
     }
 
@@ -209,7 +219,7 @@ impl Engine {
                     send(l);
                 }
             }
-            Command::Eval => send(&format!("info string eval {} cp (side to move)", crate::eval::evaluate(&self.board))),
+            Command::Eval => send(&self.eval_line()),
             Command::Genfens(request) => {
                 // Runs to the end before the next line is read, so that a script's
                 // `genfens …` followed by `quit` gets every position.
@@ -224,13 +234,14 @@ impl Engine {
                 let threads = threads.unwrap_or(1);
                 let hash = hash.unwrap_or(crate::bench::BENCH_HASH_MB);
                 let options = self.options.search;
+                let network = self.searched_network();
                 let control = self.control.clone();
                 self.spawn_job("bench", move || {
                     let stopped = control.clone();
                     let r = if threads == 1 && hash == crate::bench::BENCH_HASH_MB {
-                        crate::bench::run_controlled(depth, options, control, |_, _, _| {})
+                        crate::bench::run_controlled(depth, options, network, control, |_, _, _| {})
                     } else {
-                        crate::bench::run_threads(depth, threads, hash, options, control, |_, _, _| {})
+                        crate::bench::run_threads(depth, threads, hash, options, network, control, |_, _, _| {})
                     };
                     match r {
                         Some(r) => {
@@ -255,9 +266,44 @@ impl Engine {
         true
     }
 
+    /// The `eval` answer: the evaluation in use, and with the network also the classical
+    /// figure for comparison.
+    fn eval_line(&self) -> String {
+        let classical = crate::eval::evaluate(&self.board);
+        if self.options.use_nnue {
+            let net = nnue::evaluate_board(&self.network, &self.board);
+            format!("info string eval {net} cp (side to move, nnue); classical {classical} cp")
+        } else {
+            format!("info string eval {classical} cp (side to move, classical)")
+        }
+    }
+
+    /// The network the next search evaluates with (None: the classical evaluation).
+    fn searched_network(&self) -> Option<Arc<Network>> {
+        self.options.use_nnue.then(|| self.network.clone())
+    }
+
+    /// `EvalFile`: loads `path` (or the embedded network for `<internal>`). A bad file is
+    /// reported and the current network stays; a running search keeps its own network
+    /// either way, the new one is used from the next search.
+    fn load_network(&mut self, path: &str) {
+        let loaded = if path == INTERNAL_NAME { Ok(nnue::default_network()) } else { Network::from_file(path).map(Arc::from) };
+        match loaded {
+            Ok(net) => {
+                self.network = net;
+                self.options.eval_file = path.to_string();
+                self.evaluation_changed = true;
+                send(&format!("info string loaded network {path}: hidden {}", nnue::HIDDEN));
+            }
+            Err(e) => send(&format!("info string error: {e}; keeping network {}", self.options.eval_file)),
+        }
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match self.options.set(name, value) {
             Ok(Change::Other) => {}
+            Ok(Change::Evaluation) => self.evaluation_changed = true,
+            Ok(Change::EvalFile(path)) => self.load_network(&path),
             Ok(change) if self.busy() => {
                 // The running search keeps its table and threads; the change waits for it.
                 send(&format!("info string error: option '{name}' cannot change during a search; applied when it ends"));
@@ -303,7 +349,7 @@ impl Engine {
                 }
             }
             Change::ClearHash => self.tt.clear(),
-            Change::Other => {}
+            Change::Evaluation | Change::EvalFile(_) | Change::Other => {}
         }
     }
 
@@ -395,8 +441,12 @@ impl Engine {
         };
         let wait_for_stop = g.infinite;
         self.control.pondering.store(g.ponder, Ordering::SeqCst);
+        if std::mem::take(&mut self.evaluation_changed) {
+            self.tt.clear();
+        }
         let mut pool = self.take_pool();
         pool.set_options(self.options.search);
+        pool.set_network(self.searched_network());
         pool.set_pick(if self.options.thread_vote { Pick::Vote } else { Pick::Main });
         let board = self.board.clone();
         let control = self.control.clone();

@@ -1,6 +1,7 @@
 //! The UCI options, declared once with their types and limits.
 
 use crate::error::OptionError;
+use crate::eval::nnue::network::INTERNAL_NAME;
 use crate::search::Options as SearchOptions;
 
 /// Hash table size.
@@ -25,6 +26,11 @@ pub struct EngineOptions {
     /// Experiment option `ThreadVote`: with several threads, play the move a depth/score
     /// vote among them picks instead of the main thread's own.
     pub thread_vote: bool,
+    /// `UseNNUE`: evaluate with the network instead of the classical evaluation.
+    pub use_nnue: bool,
+    /// `EvalFile`: the network file in use (`<internal>`: the embedded network). Set only
+    /// once the file has loaded.
+    pub eval_file: String,
 }
 
 impl Default for EngineOptions {
@@ -38,6 +44,8 @@ impl Default for EngineOptions {
             chess960: false,
             search: SearchOptions::default(),
             thread_vote: false,
+            use_nnue: false,
+            eval_file: INTERNAL_NAME.to_string(),
         }
     }
 }
@@ -58,6 +66,9 @@ pub fn declarations() -> Vec<String> {
         "option name QSearchChecks type check default false".to_string(),
         // For experiments: on = with several threads, a depth/score vote picks the move.
         "option name ThreadVote type check default false".to_string(),
+        // The network evaluation (off: the classical evaluation), and the network file.
+        "option name UseNNUE type check default false".to_string(),
+        format!("option name EvalFile type string default {INTERNAL_NAME}"),
     ]
 }
 
@@ -67,6 +78,11 @@ pub enum Change {
     Hash,
     Threads,
     ClearHash,
+    /// `UseNNUE` changed: the evaluation the next search uses.
+    Evaluation,
+    /// `EvalFile` given: the engine loads the file (this value), and sets `eval_file` only
+    /// if it loads.
+    EvalFile(String),
     Other,
 }
 
@@ -125,6 +141,16 @@ impl EngineOptions {
             "qsearchsee" => {
                 self.search.qsearch_see = check(name, value)?;
                 Ok(Change::Other)
+            }
+            "usennue" => {
+                let on = check(name, value)?;
+                let changed = on != self.use_nnue;
+                self.use_nnue = on;
+                Ok(if changed { Change::Evaluation } else { Change::Other })
+            }
+            "evalfile" => {
+                let v = value.map(str::trim).unwrap_or("");
+                Ok(Change::EvalFile(if v.is_empty() { INTERNAL_NAME.to_string() } else { v.to_string() }))
             }
             "qsearchchecks" => {
                 self.search.qsearch_checks = check(name, value)?;

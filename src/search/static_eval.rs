@@ -1,0 +1,84 @@
+//! Which static evaluation the search uses, and the moves that keep it up to date.
+//!
+//! With a network set ([`Searcher::set_network`], the UCI option `UseNNUE`) the static eval
+//! is the network's; otherwise the classical [`Evaluator`](crate::eval::Evaluator). The
+//! network's accumulators live on an [`AccumulatorStack`], one per ply: every move the
+//! search makes goes through [`Searcher::make_move`] / [`Searcher::make_null_move`], which
+//! record the move's feature changes at the child's ply before changing the board; unmaking
+//! needs nothing (the parent's accumulator is still there). The accumulator of a ply is
+//! computed only when that node is evaluated. Everything else (the correction history,
+//! pruning margins) sees a static eval and does not know which evaluation gave it.
+
+use super::params::{MATE_BOUND, MAX_PLY};
+use super::Searcher;
+use crate::eval::nnue::{AccumulatorStack, Network};
+use crate::moves::Move;
+use std::sync::Arc;
+
+/// Plies of the accumulator stack: the deepest node a search makes a move to is `MAX_PLY`.
+const STACK_PLIES: usize = MAX_PLY + 4;
+
+/// The network's evaluation is kept inside this bound, away from mate scores (a trained
+/// network never comes near it; a broken or random one might).
+const NNUE_EVAL_LIMIT: i32 = MATE_BOUND - 1;
+
+/// The network and this thread's accumulators.
+pub(super) struct Nnue {
+    net: Arc<Network>,
+    stack: AccumulatorStack,
+}
+
+impl Searcher {
+    /// Evaluates with `net` (shared read-only by every thread), or with the classical
+    /// evaluation when `None`. Takes effect at the next search.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.nnue = net.map(|net| match self.nnue.take() {
+            Some(old) => Nnue { net, stack: old.stack },
+            None => Nnue { net, stack: AccumulatorStack::new(STACK_PLIES) },
+        });
+    }
+
+    /// The network in use, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.nnue.as_ref().map(|n| &n.net)
+    }
+
+    /// Makes the search's board the root position for the accumulators (at a search's start).
+    pub(super) fn refresh_root(&mut self) {
+        if let Some(n) = self.nnue.as_mut() {
+            n.stack.refresh(0, &n.net, &self.board);
+        }
+    }
+
+    /// The uncorrected static evaluation of the position at `ply`, for the side to move.
+    #[inline]
+    pub(super) fn evaluate(&mut self, ply: usize) -> i32 {
+        match self.nnue.as_mut() {
+            Some(n) => {
+                let e = n.stack.evaluate(ply, &n.net, self.board.side_to_move());
+                // Debug builds check every incremental evaluation against a full refresh.
+                debug_assert_eq!(e, crate::eval::nnue::evaluate_board(&n.net, &self.board), "{}", self.board.to_fen());
+                e.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
+            }
+            None => self.evaluator.evaluate(&self.board),
+        }
+    }
+
+    /// Plays `m` from the node at `ply` (the child is at `ply + 1`).
+    #[inline]
+    pub(super) fn make_move(&mut self, ply: usize, m: Move) {
+        if let Some(n) = self.nnue.as_mut() {
+            n.stack.push_move(ply, &self.board, m);
+        }
+        self.board.make(m);
+    }
+
+    /// Passes from the node at `ply` (null-move pruning).
+    #[inline]
+    pub(super) fn make_null_move(&mut self, ply: usize) {
+        if let Some(n) = self.nnue.as_mut() {
+            n.stack.push_null(ply);
+        }
+        self.board.make_null();
+    }
+}
