@@ -470,6 +470,7 @@ fn colour_flipped_positions_evaluate_the_same() {
 }
 
 /// The evaluation against an independent, plain transcription of the spec's formula.
+#[allow(clippy::needless_range_loop)]
 #[test]
 fn evaluation_follows_the_formula() {
     let net = Network::random(6);

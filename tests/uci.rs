@@ -963,8 +963,80 @@ end_to_end!(
     chess960_castling_is_king_takes_rook,
     isready_during_go_perft_and_stop_ends_it,
     uci_bench_answers_isready_and_stops,
-    malformed_go_ends_in_exactly_one_bestmove
+    malformed_go_ends_in_exactly_one_bestmove,
+    nnue_options
 );
+
+/// `UseNNUE` and `EvalFile`: declared; a missing, truncated or corrupt file is answered with
+/// its reason and the engine keeps its network and keeps playing; a good file loads; with
+/// the network on, `eval` says so and `go` plays legal moves.
+fn nnue_options() {
+    use horizon::eval::nnue::Network;
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(T, "uciok", |l| l == "uciok");
+    assert!(lines.iter().any(|l| l == "option name UseNNUE type check default false"), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "option name EvalFile type string default <internal>"), "{lines:?}");
+    e.send("eval");
+    let lines = e.sync();
+    assert!(lines.iter().any(|l| l.starts_with("info string eval ") && l.ends_with(" cp (side to move, classical)")), "{lines:?}");
+
+    let dir = std::env::temp_dir().join(format!("horizon-nnue-uci-{}-{}", std::process::id(), THREADS.with(|t| t.get())));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = Network::random(12).to_bytes();
+    let write = |name: &str, bytes: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.to_string_lossy().into_owned()
+    };
+    let truncated = write("truncated.nnue", &good[..good.len() / 2]);
+    let mut flipped_bytes = good.clone();
+    flipped_bytes[5000] ^= 0x40;
+    let flipped = write("flipped.nnue", &flipped_bytes);
+    let not_a_net = write("not-a-net.nnue", b"HZNNUX\0\0 this is not a network at all, just forty-odd bytes");
+    let good_path = write("good.nnue", &good);
+    let missing = dir.join("missing.nnue").to_string_lossy().into_owned();
+    for (path, reason) in [
+        (&missing, "network file: cannot read "),
+        (&truncated, "network file: truncated ("),
+        (&flipped, "network file: bad checksum (expected "),
+        (&not_a_net, "network file: bad magic"),
+    ] {
+        e.send(&format!("setoption name EvalFile value {path}"));
+        let lines = e.sync();
+        let err = lines.iter().find(|l| l.starts_with("info string error: ")).unwrap_or_else(|| panic!("{path}: {lines:?}"));
+        assert!(err.contains(reason) && err.ends_with("keeping network <internal>"), "{path}: {err}");
+        // The engine goes on with its network.
+        e.send("setoption name UseNNUE value true");
+        e.send("position startpos moves e2e4");
+        e.send("go depth 3");
+        let (_, best) = e.bestmove(Duration::from_secs(20));
+        legal_bestmove(&best, START_FEN, &["e2e4"]);
+        e.send("setoption name UseNNUE value false");
+    }
+    e.send(&format!("setoption name EvalFile value {good_path}"));
+    let lines = e.sync();
+    assert!(lines.iter().any(|l| l == &format!("info string loaded network {good_path}: hidden 128")), "{lines:?}");
+    e.send("setoption name UseNNUE value true");
+    e.send("position startpos");
+    e.send("eval");
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string eval ") && l.contains(" cp (side to move, nnue); classical ")),
+        "{lines:?}"
+    );
+    e.send("go depth 4");
+    let (_, best) = e.bestmove(Duration::from_secs(30));
+    legal_bestmove(&best, START_FEN, &[]);
+    e.send("setoption name EvalFile value <internal>");
+    let lines = e.sync();
+    assert!(lines.iter().any(|l| l == "info string loaded network <internal>: hidden 128"), "{lines:?}");
+    e.send("position startpos moves d2d4 d7d5 c2c4");
+    e.send("go nodes 3000");
+    let (_, best) = e.bestmove(Duration::from_secs(30));
+    legal_bestmove(&best, START_FEN, &["d2d4", "d7d5", "c2c4"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
 
 /// The squares of the back rank between the outermost of king, rook and their castling
 /// destinations, except the king's and the rook's own: what must be cleared to castle.

@@ -245,7 +245,7 @@ impl Network {
             return Err(NetworkError::WrongActivation(activation));
         }
         let n = hidden as usize;
-        if n == 0 || n > MAX_HIDDEN || n % HIDDEN_MULTIPLE != 0 {
+        if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_MULTIPLE) {
             return Err(NetworkError::HiddenSizeOutOfRange(hidden));
         }
         let (qa, qb, scale) = (r.u32(), r.u32(), r.u32());
