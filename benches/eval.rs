@@ -8,8 +8,14 @@
 //!   in a search, where most pawn structures repeat;
 //! - `traced`: the evaluation recording its feature counts into a reused dense trace, as
 //!   `horizon tune` does once per position when it loads its data.
+//!
+//! And the network (the embedded one; `HORIZON_NNUE_SIMD=scalar` forces the scalar path):
+//! - `nnue_incremental`: what the search pays per evaluated node: the child's accumulator
+//!   from the parent's and one move's feature changes, then the output layer;
+//! - `nnue_refresh`: an accumulator from scratch, then the output layer.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use horizon::eval::nnue::{self, Accumulator, Delta};
 use horizon::eval::{self, trace::Trace, Evaluator};
 use horizon::Board;
 use std::time::Duration;
@@ -45,6 +51,34 @@ fn eval_benches(c: &mut Criterion) {
     }
     g.bench_function("pawn_table_warm", |b| {
         b.iter(|| boards.iter().map(|board| evaluator.evaluate(black_box(board))).fold(0i64, |s, v| s + v as i64))
+    });
+
+    let net = nnue::default_network();
+    // Per position: the accumulator before its first legal move, that move's changes, and
+    // the side to move after it.
+    let steps: Vec<(Accumulator, Delta, horizon::Color)> = boards
+        .iter()
+        .filter_map(|board| {
+            let m = *board.legal_moves().iter().next()?;
+            Some((Accumulator::refreshed(&net, board), Delta::of_move(board, m), board.side_to_move().flip()))
+        })
+        .collect();
+    let mut child = Accumulator::default();
+    g.bench_function(format!("nnue_incremental_{}", nnue::simd::backend().name()), |b| {
+        b.iter(|| {
+            steps
+                .iter()
+                .map(|(parent, delta, side)| {
+                    black_box(parent).apply(&net, black_box(delta), &mut child);
+                    nnue::evaluate(&net, &child, *side)
+                })
+                .fold(0i64, |s, v| s + v as i64)
+        })
+    });
+    g.bench_function(format!("nnue_refresh_{}", nnue::simd::backend().name()), |b| {
+        b.iter(|| {
+            boards.iter().map(|board| nnue::evaluate_board(&net, black_box(board))).fold(0i64, |s, v| s + v as i64)
+        })
     });
 
     let mut trace = Trace::new();

@@ -449,6 +449,21 @@ fn scalar_and_simd_paths_give_the_same_integers() {
         }
         eprintln!("accumulator values outside 0..=255: {extremes}");
     }
+    // The extremes of the output layer: every value clipped to QA against the largest and
+    // smallest weights (the sums wrap in i32), and mixtures.
+    use horizon::eval::nnue::network::{Column, OutputWeights};
+    for (x, w) in [(255i16, i16::MIN), (255, i16::MAX), (i16::MAX, i16::MIN), (300, -1), (-5, 7), (128, 12345)] {
+        let acc = Column([x; HIDDEN]);
+        let mut weights = OutputWeights([w; 2 * HIDDEN]);
+        for k in [(0usize, 0usize)].into_iter().chain((0..2 * HIDDEN).step_by(7).map(|k| (k, 1))) {
+            if k.1 == 1 {
+                weights.0[k.0] = weights.0[k.0].wrapping_neg();
+            }
+            let s = simd::screlu_dot_with(Backend::Scalar, &acc, &acc, &weights);
+            let v = simd::screlu_dot_with(Backend::Avx2, &acc, &acc, &weights);
+            assert_eq!(s, v, "x {x} w {w}");
+        }
+    }
 }
 
 // ---- colour symmetry -----------------------------------------------------------------------

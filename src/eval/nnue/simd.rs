@@ -192,11 +192,19 @@ mod avx2 {
     }
 
     /// One perspective's half of the output sum, eight i32 lanes wide.
+    ///
+    /// `v² · w` is formed with 16-bit multiplies: `v = clamp(x, 0, QA)` is at most 255, so
+    /// `v²` (at most 65025) fits sixteen bits unsigned; `t = v² − 32768` (the top bit
+    /// flipped) fits i16, and `madd(t, w)` sums `t · w` in i32 pairs. Adding back
+    /// `32768 · Σ w` (as `−madd(−32768, w)`) gives `Σ v² · w` modulo 2³², which is exactly
+    /// what the scalar path's wrapping sum gives.
     #[target_feature(enable = "avx2")]
     fn half(acc: &Column, weights: &[i16], mut sum: __m256i) -> __m256i {
         debug_assert_eq!(weights.len(), HIDDEN);
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
+        let top = _mm256_set1_epi16(i16::MIN);
+        let mut correction = _mm256_setzero_si256();
         for i in (0..HIDDEN).step_by(LANES) {
             // SAFETY: `acc` is a 64-byte aligned `Column` of HIDDEN i16 (a multiple of 16) and
             // `weights` holds HIDDEN i16 (checked above in debug builds, and guaranteed by
@@ -209,16 +217,11 @@ mod avx2 {
                 )
             };
             let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
-            // Widen to i32 (two halves of eight lanes): v² · w is exact in i32.
-            let v_lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(v));
-            let v_hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(v));
-            let w_lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(w));
-            let w_hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(w));
-            let p_lo = _mm256_mullo_epi32(_mm256_mullo_epi32(v_lo, v_lo), w_lo);
-            let p_hi = _mm256_mullo_epi32(_mm256_mullo_epi32(v_hi, v_hi), w_hi);
-            sum = _mm256_add_epi32(sum, _mm256_add_epi32(p_lo, p_hi));
+            let t = _mm256_xor_si256(_mm256_mullo_epi16(v, v), top);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(t, w));
+            correction = _mm256_add_epi32(correction, _mm256_madd_epi16(top, w));
         }
-        sum
+        _mm256_sub_epi32(sum, correction)
     }
 
     /// The output-layer sum.
