@@ -82,7 +82,8 @@ pub struct Engine {
     /// read-only with the search threads while `UseNNUE` is on.
     network: Arc<Network>,
     /// The evaluation changed since the last search (`UseNNUE`, `EvalFile`): the hash
-    /// table's stored evaluations are the old evaluation's, so the next search clears it.
+    /// table's stored evaluations and the correction history are the old evaluation's, so
+    /// the next search clears them.
     evaluation_changed: bool,
 }
 
@@ -441,10 +442,15 @@ impl Engine {
         };
         let wait_for_stop = g.infinite;
         self.control.pondering.store(g.ponder, Ordering::SeqCst);
-        if std::mem::take(&mut self.evaluation_changed) {
+        let evaluation_changed = std::mem::take(&mut self.evaluation_changed);
+        if evaluation_changed {
             self.tt.clear();
         }
         let mut pool = self.take_pool();
+        if evaluation_changed {
+            // The correction history learnt the other evaluation's errors.
+            pool.clear();
+        }
         pool.set_options(self.options.search);
         pool.set_network(self.searched_network());
         pool.set_pick(if self.options.thread_vote { Pick::Vote } else { Pick::Main });
