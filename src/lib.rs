@@ -14,6 +14,7 @@
 //! - [`see`]: swap-list static exchange evaluation.
 //! - [`eval`]: the static evaluation: tapered, linear in named tuned weights, traceable for
 //!   the tuner, with a pawn hash table.
+//! - [`syzygy`]: Syzygy endgame tablebases: finding, loading and probing WDL and DTZ.
 //! - [`search`]: iterative deepening, negamax, quiescence, move ordering, hash table.
 //! - [`bench`](mod@bench): the fixed-depth benchmark and its node-count signature.
 //! - [`tune`]: the evaluation tuner (`horizon tune`).
@@ -51,6 +52,7 @@ pub mod progress;
 pub mod san;
 pub mod search;
 pub mod see;
+pub mod syzygy;
 pub mod tables;
 pub mod tune;
 pub mod types;
