@@ -15,6 +15,7 @@ const HELP: &str = "usage: horizon [command]
   datagen --out FILE --games N     self-play positions for tuning [--threads T] [--nodes N] [--seed S]
                                    [--book FILE] [--random-plies K] [--hash MB] [--append | --force]
 
+  tb <fen> --path DIR              Syzygy tablebase probe: WDL, DTZ and the moves ranked by DTZ
   tune <data>                      fit the evaluation weights to self-play data, write them as
                                    Rust source [--epochs N] [--lambda L] [--lr X] [--out FILE.rs]
                                    [--limit N] [--batch N] [--threads N] [--seed S] [--holdout F]
@@ -40,6 +41,7 @@ fn main() {
         Some("datagen") => horizon::datagen::command(&args[1..]),
         Some("tune") => cli::tune_command(&args[1..]),
         Some("pgn-convert") => commands::pgn_convert::command(&args[1..]),
+        Some("tb") => commands::tb::command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             cli::emit(&format!("{HELP}\n"));
             0

@@ -4,3 +4,4 @@
 
 pub mod genfens;
 pub mod pgn_convert;
+pub mod tb;

@@ -1,0 +1,97 @@
+//! `horizon tb <fen> --path DIR`: probes the Syzygy tables for a position and prints its
+//! WDL, its DTZ and the legal moves ranked by DTZ.
+
+use crate::board::Board;
+use crate::cli::{emit, split_args, EXIT_USAGE};
+use crate::san::to_san;
+use crate::syzygy::Tablebases;
+
+/// Runs the command; returns the exit code (0 ok, 2 bad input).
+pub fn command(args: &[String]) -> i32 {
+    let fail = |msg: String| {
+        eprintln!("error: {msg}");
+        EXIT_USAGE
+    };
+    let (pos, flags) = match split_args(args, &["--path"], &["--rule50-off"]) {
+        Ok(v) => v,
+        Err(e) => return fail(e.to_string()),
+    };
+    if pos.is_empty() {
+        return fail("usage: horizon tb <fen> --path DIR".into());
+    }
+    let Some(&(_, path)) = flags.iter().find(|(f, _)| *f == "--path") else {
+        return fail("tb needs --path DIR (the directories holding the .rtbw/.rtbz files)".into());
+    };
+    let rule50 = !flags.iter().any(|(f, _)| *f == "--rule50-off");
+    // A FEN may come as one argument or as its six fields.
+    let fen = pos.join(" ");
+    let mut board = match Board::from_fen(&fen) {
+        Ok(b) => b,
+        Err(e) => return fail(e.to_string()),
+    };
+
+    // 1. Tables: problems with single files are reported and the rest is used; a path
+    //    without any usable table is an error.
+    let (tb, errors) = Tablebases::open(path);
+    for e in &errors {
+        eprintln!("error: {e}");
+    }
+    if tb.count() == 0 {
+        return fail(format!("no Syzygy tables found in '{path}'"));
+    }
+    if board.castle_rights() != 0 {
+        return fail("the tables hold no positions with castling rights".into());
+    }
+    let pieces = board.occupied().count() as usize;
+    if pieces > tb.max_pieces() {
+        return fail(format!("the position has {pieces} pieces; the tables found go up to {}", tb.max_pieces()));
+    }
+
+    // 2. Probe: WDL, DTZ, the ranking.
+    let wdl = tb.probe_wdl(&mut board);
+    let dtz = tb.probe_dtz(&mut board);
+    let ranking = tb.rank_root(&mut board, rule50);
+    let late_errors = tb.take_errors();
+    for e in &late_errors {
+        eprintln!("error: {e}");
+    }
+    let Some(wdl) = wdl else {
+        return fail(format!("no result: a table this position needs is missing or damaged ({})", tb.summary()));
+    };
+
+    let mut out = String::new();
+    out.push_str(&format!("fen    {}\n", board.to_fen()));
+    out.push_str(&format!("tables {}\n", tb.summary().trim_start_matches("syzygy: ")));
+    out.push_str(&format!("wdl    {wdl} ({})\n", wdl.value()));
+    match dtz {
+        Some(d) => out.push_str(&format!("dtz    {d}\n")),
+        None => out.push_str("dtz    unknown (DTZ table missing)\n"),
+    }
+    match ranking {
+        Some(r) => {
+            let best = r.best_moves();
+            out.push_str(&format!(
+                "moves  ranked by {} (result for the mover; dtz from this position, in plies)\n",
+                if r.by_dtz { "DTZ" } else { "WDL only" }
+            ));
+            for m in &r.moves {
+                let san = to_san(&mut board, m.mv);
+                let dtz = m.dtz.map_or("-".to_string(), |d| d.to_string());
+                let mark = if best.contains(&m.mv) { "  best" } else { "" };
+                out.push_str(&format!(
+                    "  {:<8} {:<6} {:<13} dtz {:>5}{mark}\n",
+                    san,
+                    m.mv.uci(board.is_chess960()).to_string(),
+                    m.wdl.to_string(),
+                    dtz
+                ));
+            }
+        }
+        None if board.legal_moves().is_empty() => {
+            out.push_str(if board.in_check() { "moves  none: checkmate\n" } else { "moves  none: stalemate\n" })
+        }
+        None => out.push_str("moves  not ranked (a table is missing or damaged)\n"),
+    }
+    emit(&out);
+    0
+}
