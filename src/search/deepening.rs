@@ -23,6 +23,7 @@ impl Searcher {
         self.time = TimeManager::new(TimeLimits::from_clock(&limits.clock, limits.move_overhead_ms));
         self.limits = limits;
         self.progress.store(0, Ordering::Relaxed);
+        self.tb_progress.store(0, Ordering::Relaxed);
         if self.owns_tt_age {
             self.tt.new_search();
         }
@@ -38,6 +39,8 @@ impl Searcher {
                 root_moves = allowed;
             }
         }
+        // Tablebases: in a position they cover, only the moves that keep its value.
+        self.tablebase_root(&mut root_moves);
         self.root_restricted = root_moves.len() < legal_count;
         self.limits.searchmoves = root_moves.clone();
         self.root_nodes = root_moves.iter().map(|&m| (m, 0)).collect();
@@ -142,6 +145,7 @@ impl Searcher {
         }
 
         self.progress.store(self.stats.nodes, Ordering::Relaxed);
+        self.tb_progress.store(self.stats.tbhits, Ordering::Relaxed);
         let ponder = best_pv.get(1).copied().or_else(|| self.ponder_from_tt(best));
         SearchResult {
             best,
@@ -176,6 +180,12 @@ impl Searcher {
     }
 
     fn make_report(&self, depth: i32, multipv: usize, score: i32, bound: Bound, pv: Vec<Move>) -> Report {
+        // While the tables restrict the root, they know its value better than the search
+        // (unless the search found a mate).
+        let score = match self.root_tb_score {
+            Some(tb) if score.abs() < MATE_BOUND => tb,
+            _ => score,
+        };
         Report {
             depth,
             seldepth: self.stats.seldepth,
@@ -185,6 +195,7 @@ impl Searcher {
             nodes: self.stats.nodes,
             time: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
+            tbhits: self.stats.tbhits,
             pv,
         }
     }

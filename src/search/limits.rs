@@ -37,10 +37,23 @@ pub struct Options {
     pub singular: bool,
     /// Quiet checks that do not lose material at the first quiescence ply.
     pub qsearch_checks: bool,
+    /// Tablebases: probe WDL inside the search only from this remaining depth on.
+    pub tb_probe_depth: i32,
+    /// Tablebases: the fifty-move rule counts (cursed wins score as draws).
+    pub tb_rule50: bool,
+    /// Tablebases: probe only positions with at most this many pieces (0: never).
+    pub tb_probe_limit: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { qsearch_see: true, singular: true, qsearch_checks: false }
+        Options {
+            qsearch_see: true,
+            singular: true,
+            qsearch_checks: false,
+            tb_probe_depth: 1,
+            tb_rule50: true,
+            tb_probe_limit: crate::syzygy::MAX_PIECES,
+        }
     }
 }

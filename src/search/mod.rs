@@ -14,6 +14,7 @@
 //! - `qsearch`: quiescence search at the horizon;
 //! - [`movepick`]: staged move ordering; [`history`]: killers, history, counter-moves;
 //! - `correction`: the static-eval correction history;
+//! - `tablebase`: Syzygy probes at the root (ranking the moves) and inside the search;
 //! - [`tt`]: the transposition table; `pv`: the principal variation;
 //! - [`time`]: time limits from the clock, scaled by how settled the search is;
 //!   [`params`]: every tunable number.
@@ -32,6 +33,7 @@ mod pv;
 mod qsearch;
 mod report;
 mod static_eval;
+mod tablebase;
 pub mod threads;
 pub mod time;
 pub mod tt;
@@ -44,6 +46,7 @@ pub use threads::ThreadPool;
 use crate::board::Board;
 use crate::eval::Evaluator;
 use crate::moves::Move;
+use crate::syzygy::Tablebases;
 use crate::types::Piece;
 use correction::CorrectionHistory;
 use history::History;
@@ -104,6 +107,16 @@ pub struct Searcher {
     /// The network and this thread's accumulators when the network evaluates (`None`: the
     /// classical `evaluator`).
     nnue: Option<static_eval::Nnue>,
+    /// Syzygy tablebases, shared by all threads (`None`: no tables).
+    tb: Option<Arc<Tablebases>>,
+    /// Probe WDL inside this search for positions with at most this many pieces (0: no
+    /// probes: no tables, or the root was already ranked by DTZ).
+    tb_pieces: usize,
+    /// The score to show while the root's moves are restricted by the tables (the search's
+    /// own score unless it found a mate).
+    root_tb_score: Option<i32>,
+    /// This searcher's tablebase hits, published with `progress`.
+    tb_progress: Arc<AtomicU64>,
 }
 
 impl Searcher {
@@ -132,6 +145,10 @@ impl Searcher {
             owns_tt_age: true,
             evaluator: Evaluator::new(),
             nnue: None,
+            tb: None,
+            tb_pieces: 0,
+            root_tb_score: None,
+            tb_progress: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -144,6 +161,16 @@ impl Searcher {
     /// The published node count of the running (or last) search.
     pub(crate) fn progress(&self) -> Arc<AtomicU64> {
         self.progress.clone()
+    }
+
+    /// The published tablebase hits of the running (or last) search.
+    pub(crate) fn tb_progress(&self) -> Arc<AtomicU64> {
+        self.tb_progress.clone()
+    }
+
+    /// Uses these tablebases from the next search on (`None`: none).
+    pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>) {
+        self.tb = tb.filter(|t| t.max_pieces() > 0);
     }
 
     /// The evaluator (for its pawn hash table statistics).
@@ -187,6 +214,7 @@ impl Searcher {
         }
         if self.stats.nodes.is_multiple_of(CHECK_EVERY) {
             self.progress.store(self.stats.nodes, Ordering::Relaxed);
+            self.tb_progress.store(self.stats.tbhits, Ordering::Relaxed);
             if !self.limits.infinite && !self.control.pondering.load(Ordering::Relaxed) {
                 if let Some(hard) = self.time.hard() {
                     if self.start.elapsed() >= hard {

@@ -107,6 +107,33 @@ impl Searcher {
             tt_move = Move::NULL;
         }
 
+        // Step 5a. Tablebases: right after a capture or pawn move, a WDL probe may decide
+        // the node (a win at least as good as beta, a loss no better than alpha, a draw);
+        // otherwise, in a PV node, it bounds the score from one side.
+        let mut tb_max = INFINITY;
+        let mut tb_floor = -INFINITY;
+        if !root && !singular_search {
+            if let Some(probe) = self.tablebase_probe(depth, ply) {
+                let decisive = match probe.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => probe.score >= beta,
+                    Bound::Upper => probe.score <= alpha,
+                };
+                if decisive {
+                    self.store_tablebase(key, &probe, depth, ply);
+                    return probe.score;
+                }
+                if pv_node {
+                    if probe.bound == Bound::Lower {
+                        tb_floor = probe.score;
+                        alpha = alpha.max(probe.score);
+                    } else {
+                        tb_max = probe.score;
+                    }
+                }
+            }
+        }
+
         // Step 6. Static evaluation (the table keeps it uncorrected), corrected by what
         // this pawn structure taught, and whether it improves on two plies ago.
         let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluate(ply), |e| e.eval) };
@@ -166,7 +193,7 @@ impl Searcher {
         };
         let cont = self.cont_keys(ply);
         let mut picker = MovePicker::new(&self.board, tt_move, &self.history, ply, counter, cont);
-        let mut best_score = -INFINITY;
+        let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let mut legal = 0usize;
         let mut quiets_tried = [Move::NULL; MAX_TRACKED_QUIETS];
@@ -326,6 +353,8 @@ impl Searcher {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
 
+        // A tablebase loss bounds a PV node's score from above.
+        best_score = best_score.min(tb_max);
         let bound = bound_of(best_score, beta, alpha > orig_alpha);
         // A singular search leaves out the best move, and the root's result over a restricted
         // move set (MultiPV's later lines, `searchmoves`) is not the position's value either:

@@ -9,6 +9,16 @@ pub const MATE_BOUND: i32 = MATE - 1000;
 pub const INFINITY: i32 = 32001;
 /// Deepest ply the search may reach.
 pub const MAX_PLY: usize = 120;
+/// A tablebase win `ply` plies from the root scores `TB_WIN - ply`: below every mate score,
+/// above every evaluation, so it can never be mistaken for a mate (nor a mate for it).
+pub const TB_WIN: i32 = MATE_BOUND - 1000;
+/// Scores from here to `MATE_BOUND` are tablebase wins (with the ply they were found at).
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+/// A cursed win (a win the fifty-move rule voids) while the rule counts: just above a draw.
+pub const TB_CURSED_SCORE: i32 = 1;
+/// A tablebase result is stored in the hash table this much deeper than the node's depth:
+/// no search below it can improve on it.
+pub const TB_STORE_DEPTH_BONUS: i32 = 6;
 
 /// Aspiration windows: used from this depth, starting this wide, widened by half on failure.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;

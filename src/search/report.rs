@@ -37,6 +37,8 @@ pub struct Stats {
     /// Quiescence captures skipped by delta pruning.
     pub delta_pruned: u64,
     pub seldepth: usize,
+    /// Tablebase probes that gave a result.
+    pub tbhits: u64,
 }
 
 impl Stats {
@@ -47,6 +49,7 @@ impl Stats {
         self.qnodes += other.qnodes;
         self.see_pruned += other.see_pruned;
         self.delta_pruned += other.delta_pruned;
+        self.tbhits += other.tbhits;
         self.seldepth = self.seldepth.max(other.seldepth);
     }
 }
@@ -62,6 +65,7 @@ pub struct Report {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
+    pub tbhits: u64,
     pub pv: Vec<Move>,
 }
 

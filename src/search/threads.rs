@@ -84,6 +84,7 @@ impl ThreadPool {
             if let Some(main) = self.searchers.first() {
                 s.set_options(main.options());
                 s.set_network(main.network().cloned());
+                s.set_tablebases(main.tb.clone());
             }
             self.searchers.push(s);
         }
@@ -108,6 +109,13 @@ impl ThreadPool {
     pub fn set_network(&mut self, net: Option<Arc<Network>>) {
         for s in &mut self.searchers {
             s.set_network(net.clone());
+        }
+    }
+
+    /// Gives every thread these tablebases (`None`: none).
+    pub fn set_tablebases(&mut self, tb: Option<Arc<crate::syzygy::Tablebases>>) {
+        for s in &mut self.searchers {
+            s.set_tablebases(tb.clone());
         }
     }
 
@@ -150,7 +158,8 @@ impl ThreadPool {
         let pick = self.pick;
         let (main, helpers) = self.searchers.split_first_mut().expect("a pool has a main thread");
         let others: Vec<Arc<AtomicU64>> = helpers.iter().map(|h| h.progress()).collect();
-        for p in &others {
+        let others_tb: Vec<Arc<AtomicU64>> = helpers.iter().map(|h| h.tb_progress()).collect();
+        for p in others.iter().chain(&others_tb) {
             p.store(0, Ordering::Relaxed);
         }
 
@@ -172,7 +181,7 @@ impl ThreadPool {
                 }
             }
             // 4. The main thread searches here, then stops the helpers and collects them.
-            let mut summing = SummingReporter { inner: reporter, others: &others };
+            let mut summing = SummingReporter { inner: reporter, others: &others, others_tb: &others_tb };
             let main_result = main.search(board, limits, &mut summing);
             helper_control.stop.store(true, Ordering::SeqCst);
             let helper_results: Vec<(SearchResult, Option<Report>)> =
@@ -261,6 +270,7 @@ fn chosen_line(result: &SearchResult, last: Option<Report>, hashfull: u32) -> Re
         nodes: result.stats.nodes,
         time: result.time,
         hashfull,
+        tbhits: result.stats.tbhits,
         pv,
     }
 }
@@ -285,12 +295,14 @@ impl Reporter for LastReport {
 struct SummingReporter<'a> {
     inner: &'a mut dyn Reporter,
     others: &'a [Arc<AtomicU64>],
+    others_tb: &'a [Arc<AtomicU64>],
 }
 
 impl Reporter for SummingReporter<'_> {
     fn report(&mut self, r: &Report) {
         let mut total = r.clone();
         total.nodes += self.others.iter().map(|p| p.load(Ordering::Relaxed)).sum::<u64>();
+        total.tbhits += self.others_tb.iter().map(|p| p.load(Ordering::Relaxed)).sum::<u64>();
         self.inner.report(&total);
     }
 }

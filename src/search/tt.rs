@@ -7,7 +7,7 @@
 //! otherwise the entry with the lowest `depth - TT_AGE_WEIGHT * age distance` is replaced,
 //! so old searches' entries go first and deep entries stay (weights in `params.rs`).
 
-use super::params::{MATE_BOUND, TT_AGE_WEIGHT, TT_KEEP_DEEPER_BY};
+use super::params::{TB_WIN_BOUND, TT_AGE_WEIGHT, TT_KEEP_DEEPER_BY};
 use crate::error::HashAllocError;
 use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -215,9 +215,11 @@ pub(crate) fn bound_of(best_score: i32, beta: i32, raised_alpha: bool) -> Bound 
 
 #[inline(always)]
 pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    // Mate and tablebase scores count plies from the root; the table keeps them counted
+    // from the node, so that they mean the same wherever the position is met again.
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -226,9 +228,9 @@ pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 #[inline(always)]
 pub(crate) fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score

@@ -14,6 +14,7 @@ use crate::perft;
 use crate::search::tt::TranspositionTable;
 use crate::search::threads::Pick;
 use crate::search::{Bound, Control, Limits, Report, Reporter, Score, ThreadPool};
+use crate::syzygy::Tablebases;
 use command::{Command, GoParams};
 use options::{Change, EngineOptions};
 use std::io::{BufRead, Write};
@@ -62,8 +63,18 @@ pub fn format_info(r: &Report, chess960: bool) -> String {
     };
     let pv: Vec<String> = r.pv.iter().map(|m| m.uci(chess960).to_string()).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
-        r.depth, r.seldepth, r.multipv, score, bound, r.nodes, nps, r.hashfull, ms, pv.join(" ")
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
+        r.depth,
+        r.seldepth,
+        r.multipv,
+        score,
+        bound,
+        r.nodes,
+        nps,
+        r.hashfull,
+        r.tbhits,
+        ms,
+        pv.join(" ")
     )
 }
 
@@ -85,6 +96,8 @@ pub struct Engine {
     /// table's stored evaluations and the correction history are the old evaluation's, so
     /// the next search clears them.
     evaluation_changed: bool,
+    /// The Syzygy tables of `SyzygyPath` (`None`: none).
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 /// Option changes waiting for the running job to end.
@@ -93,6 +106,7 @@ struct Pending {
     hash: bool,
     threads: bool,
     clear_hash: bool,
+    syzygy: bool,
 }
 
 impl Default for Engine {
@@ -117,6 +131,7 @@ impl Engine {
             pending: Pending::default(),
             network: nnue::default_network(),
             evaluation_changed: false,
+            tablebases: None,
         }
     }
 
@@ -158,6 +173,9 @@ impl Engine {
         }
         if p.clear_hash {
             self.apply(Change::ClearHash);
+        }
+        if p.syzygy {
+            self.apply(Change::Syzygy);
         }
     }
 
@@ -311,6 +329,7 @@ impl Engine {
                 match change {
                     Change::Hash => self.pending.hash = true,
                     Change::Threads => self.pending.threads = true,
+                    Change::Syzygy => self.pending.syzygy = true,
                     _ => self.pending.clear_hash = true,
                 }
             }
@@ -347,9 +366,23 @@ impl Engine {
             Change::Threads => {
                 if let Some(p) = self.pool.as_mut() {
                     p.set_threads(self.options.threads);
+                    p.set_tablebases(self.tablebases.clone());
                 }
             }
             Change::ClearHash => self.tt.clear(),
+            Change::Syzygy => {
+                let (tb, errors) = Tablebases::open(&self.options.syzygy_path);
+                for e in errors {
+                    send(&format!("info string error: {e}"));
+                }
+                if self.options.syzygy_path != crate::syzygy::EMPTY_PATH {
+                    send(&format!("info string {}", tb.summary()));
+                }
+                self.tablebases = (tb.count() > 0).then(|| Arc::new(tb));
+                if let Some(p) = self.pool.as_mut() {
+                    p.set_tablebases(self.tablebases.clone());
+                }
+            }
             Change::Evaluation | Change::EvalFile(_) | Change::Other => {}
         }
     }
@@ -453,12 +486,18 @@ impl Engine {
         }
         pool.set_options(self.options.search);
         pool.set_network(self.searched_network());
+        pool.set_tablebases(self.tablebases.clone());
         pool.set_pick(if self.options.thread_vote { Pick::Vote } else { Pick::Main });
         let board = self.board.clone();
         let control = self.control.clone();
         let chess960 = self.options.chess960;
+        let tablebases = self.tablebases.clone();
         self.spawn_job("search", move || {
             let result = pool.search(&board, limits, &mut UciReporter { chess960 });
+            // Tables that turned out damaged when first loaded: reported once each.
+            for e in tablebases.iter().flat_map(|t| t.take_errors()) {
+                send(&format!("info string error: {e}"));
+            }
             // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
             while (wait_for_stop || control.pondering.load(Ordering::SeqCst)) && !control.stop.load(Ordering::SeqCst) {
                 std::thread::sleep(Duration::from_millis(1));

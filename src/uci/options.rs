@@ -11,6 +11,8 @@ pub const THREADS_MAX: usize = crate::search::threads::MAX_THREADS;
 pub const MULTIPV_MAX: usize = 256;
 pub const OVERHEAD_DEFAULT: u64 = 20;
 pub const OVERHEAD_MAX: u64 = 5000;
+/// `SyzygyProbeDepth`: probe inside the search from this remaining depth on.
+pub const SYZYGY_DEPTH_MAX: u64 = 100;
 
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
@@ -31,6 +33,8 @@ pub struct EngineOptions {
     /// `EvalFile`: the network file in use (`<internal>`: the embedded network). Set only
     /// once the file has loaded.
     pub eval_file: String,
+    /// `SyzygyPath`: directories of Syzygy tables (`<empty>`: none).
+    pub syzygy_path: String,
 }
 
 impl Default for EngineOptions {
@@ -46,6 +50,7 @@ impl Default for EngineOptions {
             thread_vote: false,
             use_nnue: false,
             eval_file: INTERNAL_NAME.to_string(),
+            syzygy_path: crate::syzygy::EMPTY_PATH.to_string(),
         }
     }
 }
@@ -69,6 +74,10 @@ pub fn declarations() -> Vec<String> {
         // The network evaluation (off: the classical evaluation), and the network file.
         "option name UseNNUE type check default false".to_string(),
         format!("option name EvalFile type string default {INTERNAL_NAME}"),
+        format!("option name SyzygyPath type string default {}", crate::syzygy::EMPTY_PATH),
+        format!("option name SyzygyProbeDepth type spin default 1 min 1 max {SYZYGY_DEPTH_MAX}"),
+        "option name Syzygy50MoveRule type check default true".to_string(),
+        format!("option name SyzygyProbeLimit type spin default {0} min 0 max {0}", crate::syzygy::MAX_PIECES),
     ]
 }
 
@@ -83,6 +92,8 @@ pub enum Change {
     /// `EvalFile` given: the engine loads the file (this value), and sets `eval_file` only
     /// if it loads.
     EvalFile(String),
+    /// `SyzygyPath`: find the tables again.
+    Syzygy,
     Other,
 }
 
@@ -154,6 +165,23 @@ impl EngineOptions {
             }
             "qsearchchecks" => {
                 self.search.qsearch_checks = check(name, value)?;
+                Ok(Change::Other)
+            }
+            "syzygypath" => {
+                // A path may contain spaces; an empty value means no tables.
+                self.syzygy_path = value.map(str::trim).filter(|v| !v.is_empty()).unwrap_or(crate::syzygy::EMPTY_PATH).to_string();
+                Ok(Change::Syzygy)
+            }
+            "syzygyprobedepth" => {
+                self.search.tb_probe_depth = spin(name, value, 1, SYZYGY_DEPTH_MAX)? as i32;
+                Ok(Change::Other)
+            }
+            "syzygy50moverule" => {
+                self.search.tb_rule50 = check(name, value)?;
+                Ok(Change::Other)
+            }
+            "syzygyprobelimit" => {
+                self.search.tb_probe_limit = spin(name, value, 0, crate::syzygy::MAX_PIECES as u64)? as usize;
                 Ok(Change::Other)
             }
             _ => Err(OptionError::Unknown(name.to_string())),
