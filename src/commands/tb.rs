@@ -33,11 +33,12 @@ pub fn command(args: &[String]) -> i32 {
     // 1. Tables: problems with single files are reported and the rest is used; a path
     //    without any usable table is an error.
     let (tb, errors) = Tablebases::open(path);
+    if tb.count() == 0 {
+        let why = errors.first().map_or(String::new(), |e| format!(" ({e})"));
+        return fail(format!("no Syzygy tables found in '{path}'{why}"));
+    }
     for e in &errors {
         eprintln!("error: {e}");
-    }
-    if tb.count() == 0 {
-        return fail(format!("no Syzygy tables found in '{path}'"));
     }
     if board.castle_rights() != 0 {
         return fail("the tables hold no positions with castling rights".into());
@@ -52,12 +53,17 @@ pub fn command(args: &[String]) -> i32 {
     let dtz = tb.probe_dtz(&mut board);
     let ranking = tb.rank_root(&mut board, rule50);
     let late_errors = tb.take_errors();
+    let Some(wdl) = wdl else {
+        let why = if late_errors.is_empty() {
+            "a table this position needs is missing".to_string()
+        } else {
+            late_errors.join("; ")
+        };
+        return fail(format!("no result: {why}"));
+    };
     for e in &late_errors {
         eprintln!("error: {e}");
     }
-    let Some(wdl) = wdl else {
-        return fail(format!("no result: a table this position needs is missing or damaged ({})", tb.summary()));
-    };
 
     let mut out = String::new();
     out.push_str(&format!("fen    {}\n", board.to_fen()));

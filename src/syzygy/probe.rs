@@ -98,6 +98,24 @@ pub struct RootMove {
     pub rank: i32,
 }
 
+/// Ranks at or below this are sure losses (DTZ: within the fifty-move rule; WDL: losses).
+const RANK_SURE_LOSS: i32 = -RANK_SURE_WIN + 100;
+
+impl RootMove {
+    /// The move's result with the clock and the fifty-move rule taken into account: 2 a
+    /// sure win, 1 a win the rule may void (cursed, or too late for the clock), 0 a draw,
+    /// -1 a loss the rule may save, -2 a sure loss.
+    pub fn outcome(&self) -> i32 {
+        match self.rank {
+            r if r >= RANK_SURE_WIN => 2,
+            r if r > 0 => 1,
+            0 => 0,
+            r if r > RANK_SURE_LOSS => -1,
+            _ => -2,
+        }
+    }
+}
+
 /// The root moves ranked by the tables, best first.
 #[derive(Clone, Debug)]
 pub struct RootRanking {
@@ -149,7 +167,8 @@ impl Tablebases {
         let mut searched = 0;
         for &m in moves.iter() {
             let capture = board.captured_piece(m).is_some();
-            if !capture && !(zeroing && board.piece_on(m.from()) == Some(Piece::Pawn)) {
+            let pawn_move = zeroing && board.piece_on(m.from()) == Some(Piece::Pawn);
+            if !(capture || pawn_move) {
                 continue;
             }
             searched += 1;
@@ -283,7 +302,7 @@ impl Tablebases {
                 Some((wdl, dtz))
             })?;
             let rank = if dtz > 0 {
-                if dtz + clock <= FIFTY_MOVE_PLIES - 1 && !repeated {
+                if dtz + clock < FIFTY_MOVE_PLIES && !repeated {
                     RANK_SURE_WIN
                 } else {
                     RANK_SURE_WIN / 2 - (dtz + clock)

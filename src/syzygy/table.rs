@@ -272,10 +272,9 @@ impl Table {
             file = (squares[0] % 8).min(7 - squares[0] % 8);
         }
         let part = self.parts.get(file * self.sides + stm % self.sides)?;
-        if self.kind == Kind::Dtz
-            && (part.pairs.flags & FLAG_STM) as usize != stm
-            && !(self.symmetric && !self.has_pawns)
-        {
+        // (A symmetric table without pawns serves both sides to move.)
+        let one_sided = self.has_pawns || !self.symmetric;
+        if self.kind == Kind::Dtz && one_sided && (part.pairs.flags & FLAG_STM) as usize != stm {
             return Some(Lookup::OtherSide);
         }
 
