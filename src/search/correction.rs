@@ -4,7 +4,7 @@
 //! less blindly. It learns only from results that bound the truth on the informative side
 //! (a fail high above the eval, a fail low below it, or an exact score).
 
-use super::params::{CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_SIZE, CORRECTION_WEIGHT_CAP, MATE_BOUND};
+use super::params::{CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_SIZE, CORRECTION_WEIGHT_CAP, TB_WIN_BOUND};
 use crate::board::Board;
 
 pub struct CorrectionHistory {
@@ -34,7 +34,7 @@ impl CorrectionHistory {
     #[inline]
     pub fn correct(&self, board: &Board, eval: i32) -> i32 {
         let (side, i) = Self::slot(board);
-        (eval + self.table[side][i] / CORRECTION_GRAIN).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (eval + self.table[side][i] / CORRECTION_GRAIN).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
     /// Learns from a search of `board` that scored `score` where the uncorrected

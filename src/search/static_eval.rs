@@ -9,7 +9,7 @@
 //! computed only when that node is evaluated. Everything else (the correction history,
 //! pruning margins) sees a static eval and does not know which evaluation gave it.
 
-use super::params::{MATE_BOUND, MAX_PLY};
+use super::params::{MAX_PLY, TB_WIN_BOUND};
 use super::Searcher;
 use crate::eval::nnue::{AccumulatorStack, Network};
 use crate::moves::Move;
@@ -18,9 +18,9 @@ use std::sync::Arc;
 /// Plies of the accumulator stack: the deepest node a search makes a move to is `MAX_PLY`.
 const STACK_PLIES: usize = MAX_PLY + 4;
 
-/// The network's evaluation is kept inside this bound, away from mate scores (a trained
-/// network never comes near it; a broken or random one might).
-const NNUE_EVAL_LIMIT: i32 = MATE_BOUND - 1;
+/// The network's evaluation is kept inside this bound, away from tablebase and mate
+/// scores (a trained network never comes near it; a broken or random one might).
+const NNUE_EVAL_LIMIT: i32 = TB_WIN_BOUND - 1;
 
 /// The network and this thread's accumulators.
 pub(super) struct Nnue {

@@ -82,7 +82,7 @@ impl Searcher {
 
     /// Stores a decisive tablebase result in the hash table.
     pub(super) fn store_tablebase(&mut self, key: u64, probe: &TbProbe, depth: i32, ply: usize) {
-        let eval = self.evaluator.evaluate(&self.board);
+        let eval = self.evaluate(ply);
         let depth = (depth + TB_STORE_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
         self.tt.store(key, Move::NULL, score_to_tt(probe.score, ply), eval, depth, probe.bound);
     }
