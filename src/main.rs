@@ -22,7 +22,10 @@ const HELP: &str = "usage: horizon [command]
   \"genfens N seed S book <None|FILE> [extra]\" quit
                                    N opening FENs for OpenBench DATAGEN ('info string genfens <FEN>')
   pgn-convert <games.pgn>... --out FILE
-                                   training positions from fastchess PGNs [--min-ply K] [--append | --force]";
+                                   training positions from fastchess PGNs [--min-ply K] [--append | --force]
+  convert IN... --out OUT          training data text <-> binary [--to bin|text] [--dedup | --no-dedup] [--force]
+  train DATA.bin... --out NET      train a network [--hidden N] [--epochs E] [--lambda L] [--lr X] [--batch B]
+                                   [--threads T] [--resume CKPT] [--seed S] [--val F] [--wdl-scale K]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -42,6 +45,8 @@ fn main() {
         Some("tune") => cli::tune_command(&args[1..]),
         Some("pgn-convert") => commands::pgn_convert::command(&args[1..]),
         Some("tb") => commands::tb::command(&args[1..]),
+        Some("convert") => commands::convert::command(&args[1..]),
+        Some("train") => commands::train::command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             cli::emit(&format!("{HELP}\n"));
             0

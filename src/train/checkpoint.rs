@@ -1,0 +1,117 @@
+//! Trainer checkpoints: everything needed to continue a run after its last whole epoch.
+//!
+//! Layout (little-endian), written atomically (temporary file + rename) after every epoch:
+//!
+//! | offset | field |
+//! |---|---|
+//! | 0 | magic `b"HZCKPT\0\0"` |
+//! | 8 | version u32 = 1 |
+//! | 12 | hidden size N u32 |
+//! | 16 | epochs completed u32 |
+//! | 20 | validation share f32 |
+//! | 24 | seed u64 (decides the validation split) |
+//! | 32 | random generator state u64 (the next epoch's shuffle) |
+//! | 40 | optimiser step count u64 |
+//! | 48 | parameters f32 `[P]`, then Adam's first moments `[P]`, then second moments `[P]` |
+//! | end−8 | FNV-1a 64 of every byte before it |
+//!
+//! `P = 771·N + 1` (see `network::Layout`).
+
+use super::adamw::AdamW;
+use super::network::{Layout, HIDDEN_MULTIPLE, MAX_HIDDEN};
+use crate::record::fnv1a64;
+
+/// Checkpoint magic.
+pub const MAGIC: &[u8; 8] = b"HZCKPT\0\0";
+/// Checkpoint format version.
+pub const VERSION: u32 = 1;
+/// Bytes before the parameters.
+const HEADER_SIZE: usize = 48;
+
+/// A training run's state between epochs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    pub hidden: usize,
+    pub epochs_done: u32,
+    pub val_share: f32,
+    pub seed: u64,
+    pub rng_state: u64,
+    pub params: Vec<f32>,
+    pub adam: AdamW,
+}
+
+fn size_for(n: usize) -> usize {
+    HEADER_SIZE + 3 * 4 * Layout { n }.len() + 8
+}
+
+impl Checkpoint {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(size_for(self.hidden));
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        b.extend_from_slice(&self.epochs_done.to_le_bytes());
+        b.extend_from_slice(&self.val_share.to_le_bytes());
+        b.extend_from_slice(&self.seed.to_le_bytes());
+        b.extend_from_slice(&self.rng_state.to_le_bytes());
+        b.extend_from_slice(&self.adam.step.to_le_bytes());
+        for v in [&self.params, &self.adam.m, &self.adam.v] {
+            for x in v.iter() {
+                b.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        let sum = fnv1a64(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Reads a checkpoint, checking magic, version, size and checksum, each with its own
+    /// message.
+    pub fn from_bytes(b: &[u8]) -> Result<Checkpoint, String> {
+        if b.len() < HEADER_SIZE + 8 {
+            return Err(format!("checkpoint: file too short ({} bytes)", b.len()));
+        }
+        if &b[0..8] != MAGIC {
+            return Err("checkpoint: not a Horizon trainer checkpoint (bad magic)".into());
+        }
+        let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
+        let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(format!("checkpoint: format version {version} (this build reads {VERSION})"));
+        }
+        let hidden = u32_at(12) as usize;
+        if hidden == 0 || hidden > MAX_HIDDEN || hidden % HIDDEN_MULTIPLE != 0 {
+            return Err(format!("checkpoint: hidden size {hidden} out of range"));
+        }
+        let want = size_for(hidden);
+        if b.len() != want {
+            return Err(format!("checkpoint: size {} bytes, expected {want} for hidden size {hidden}", b.len()));
+        }
+        let stored = u64_at(want - 8);
+        let found = fnv1a64(&b[..want - 8]);
+        if stored != found {
+            return Err(format!("checkpoint: bad checksum (expected {stored:#018x}, found {found:#018x})"));
+        }
+        let p = Layout { n: hidden }.len();
+        let floats = |k: usize| -> Vec<f32> {
+            let start = HEADER_SIZE + k * 4 * p;
+            b[start..start + 4 * p].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
+        };
+        let val_share = f32::from_le_bytes(b[20..24].try_into().expect("4 bytes"));
+        Ok(Checkpoint {
+            hidden,
+            epochs_done: u32_at(16),
+            val_share,
+            seed: u64_at(24),
+            rng_state: u64_at(32),
+            params: floats(0),
+            adam: AdamW { m: floats(1), v: floats(2), step: u64_at(40) },
+        })
+    }
+
+    pub fn load(path: &str) -> Result<Checkpoint, String> {
+        let b = std::fs::read(path).map_err(|e| format!("cannot read checkpoint '{path}': {e}"))?;
+        Checkpoint::from_bytes(&b).map_err(|e| format!("{e} ('{path}')"))
+    }
+}

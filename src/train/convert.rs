@@ -1,0 +1,264 @@
+//! `horizon convert`: training data between the text form (`<FEN> | <score> | <result>`,
+//! what `datagen` writes by default) and the 32-byte binary records, with optional removal
+//! of duplicate positions (same placement and side to move).
+//!
+//! Input format is told by the file name: `.bin` is binary, anything else text; `-` reads
+//! text from stdin (`xz -dc data.txt.xz | horizon convert - --out data.bin`). Malformed text
+//! lines and invalid records are skipped and counted; the first few are described.
+
+use super::data::{for_each_record, LoadStats};
+use crate::board::Board;
+use crate::datagen::{format_line, parse_line, Outcome};
+use crate::record::{Record, RESULT_BLACK_WINS, RESULT_DRAW, RESULT_WHITE_WINS};
+use std::collections::HashSet;
+use std::io::{BufRead, BufWriter, IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+/// How many skipped lines or records are described one by one.
+pub const SKIPPED_SHOWN: usize = 5;
+/// Progress is reported this often on a terminal ...
+const PROGRESS_TTY: Duration = Duration::from_millis(500);
+/// ... and as a line of its own this often elsewhere.
+const PROGRESS_LOG: Duration = Duration::from_secs(10);
+/// Positions between clock checks for progress.
+const PROGRESS_CHECK: u64 = 1 << 16;
+
+/// A data format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `<FEN> | <score> | <result>` lines.
+    Text,
+    /// 32-byte records.
+    Bin,
+}
+
+impl Format {
+    /// The format a file name implies: `.bin` binary, anything else (and `-`) text.
+    pub fn of_path(path: &str) -> Format {
+        if path.ends_with(".bin") {
+            Format::Bin
+        } else {
+            Format::Text
+        }
+    }
+}
+
+/// A conversion to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub inputs: Vec<String>,
+    pub out: String,
+    pub to: Format,
+    /// Drop repeated positions (same placement and side to move); the first is kept.
+    pub dedup: bool,
+    /// Replace an existing output file.
+    pub force: bool,
+}
+
+/// What a conversion did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions read and understood.
+    pub read: u64,
+    /// Positions written.
+    pub written: u64,
+    /// Positions dropped as duplicates.
+    pub duplicates: u64,
+    /// Lines or records skipped as malformed.
+    pub skipped: u64,
+    /// The first [`SKIPPED_SHOWN`] of them, as `skipped line N: reason`.
+    pub first_skipped: Vec<String>,
+}
+
+/// The result byte of an outcome.
+pub fn result_byte(o: Outcome) -> u8 {
+    match o {
+        Outcome::WhiteWins => RESULT_WHITE_WINS,
+        Outcome::Draw => RESULT_DRAW,
+        Outcome::BlackWins => RESULT_BLACK_WINS,
+    }
+}
+
+/// The outcome of a (valid) result byte.
+pub fn outcome_of(result: u8) -> Outcome {
+    match result {
+        RESULT_WHITE_WINS => Outcome::WhiteWins,
+        RESULT_DRAW => Outcome::Draw,
+        _ => Outcome::BlackWins,
+    }
+}
+
+/// Reads one text data line into a record, or says why not.
+pub fn record_of_line(line: &str) -> Result<Record, String> {
+    let d = parse_line(line)?;
+    let board = Board::from_fen(&d.fen).map_err(|e| format!("bad FEN: {e}"))?;
+    Ok(Record::from_board(&board, d.score, result_byte(d.result)))
+}
+
+/// The text data line of a record (with its newline), or why the record is not a position.
+pub fn line_of_record(r: &Record) -> Result<String, String> {
+    let board = r.to_board().map_err(|e| e.to_string())?;
+    Ok(format_line(&board.to_fen(), r.score as i32, outcome_of(r.result)))
+}
+
+/// The output side of a conversion: format, dedup set, counters and progress.
+struct Sink<W: Write> {
+    out: W,
+    to: Format,
+    seen: Option<HashSet<u64>>,
+    stats: Stats,
+    start: Instant,
+    last_progress: Instant,
+    tty: bool,
+}
+
+impl<W: Write> Sink<W> {
+    fn skip(&mut self, what: String) {
+        self.stats.skipped += 1;
+        if self.stats.first_skipped.len() < SKIPPED_SHOWN {
+            self.stats.first_skipped.push(what);
+        }
+    }
+
+    fn put(&mut self, r: &Record) -> Result<(), String> {
+        self.stats.read += 1;
+        if self.stats.read % PROGRESS_CHECK == 0 {
+            self.progress();
+        }
+        if let Some(seen) = &mut self.seen {
+            if !seen.insert(r.dedup_key()) {
+                self.stats.duplicates += 1;
+                return Ok(());
+            }
+        }
+        let res = match self.to {
+            Format::Bin => self.out.write_all(&r.to_bytes()),
+            Format::Text => match line_of_record(r) {
+                Ok(l) => self.out.write_all(l.as_bytes()),
+                Err(e) => {
+                    self.skip(format!("skipped record {}: {e}", self.stats.read));
+                    return Ok(());
+                }
+            },
+        };
+        res.map_err(|e| format!("cannot write: {e}"))?;
+        self.stats.written += 1;
+        Ok(())
+    }
+
+    fn progress(&mut self) {
+        let every = if self.tty { PROGRESS_TTY } else { PROGRESS_LOG };
+        if self.last_progress.elapsed() < every {
+            return;
+        }
+        self.last_progress = Instant::now();
+        let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+        let line = format!(
+            "read {}  written {}  duplicates {}  skipped {}  {:.0} positions/s",
+            self.stats.read,
+            self.stats.written,
+            self.stats.duplicates,
+            self.stats.skipped,
+            self.stats.read as f64 / secs
+        );
+        if self.tty {
+            eprint!("\r\x1b[K{line}");
+        } else {
+            eprintln!("{line}");
+        }
+    }
+}
+
+/// Reads text lines from `input`, feeding the records to `sink`.
+fn read_text<W: Write>(name: &str, input: impl BufRead, sink: &mut Sink<W>) -> Result<(), String> {
+    let mut input = input;
+    let mut buf = Vec::new();
+    let mut n: u64 = 0;
+    loop {
+        buf.clear();
+        let got = input.read_until(b'\n', &mut buf).map_err(|e| format!("cannot read '{name}': {e}"))?;
+        if got == 0 {
+            return Ok(());
+        }
+        n += 1;
+        let line = match std::str::from_utf8(&buf) {
+            Ok(l) => l.trim(),
+            Err(_) => {
+                sink.skip(format!("skipped line {n} of '{name}': not UTF-8 text"));
+                continue;
+            }
+        };
+        if line.is_empty() {
+            continue;
+        }
+        match record_of_line(line) {
+            Ok(r) => sink.put(&r)?,
+            Err(e) => sink.skip(format!("skipped line {n} of '{name}': {e}")),
+        }
+    }
+}
+
+/// Runs a conversion. Writes to a temporary file beside the output and renames it at the
+/// end, so an interrupted run leaves no half-written output.
+pub fn run(cfg: &Config) -> Result<Stats, String> {
+    if cfg.inputs.is_empty() {
+        return Err("no input files".into());
+    }
+    if !cfg.force && std::path::Path::new(&cfg.out).exists() {
+        return Err(format!("'{}' exists; add --force to replace it", cfg.out));
+    }
+    // Check every binary input before writing anything.
+    for p in cfg.inputs.iter().filter(|p| *p != "-" && Format::of_path(p) == Format::Bin) {
+        super::data::record_count(p)?;
+    }
+    let tmp = format!("{}.tmp", cfg.out);
+    let file = std::fs::File::create(&tmp).map_err(|e| format!("cannot write '{tmp}': {e}"))?;
+    let now = Instant::now();
+    let mut sink = Sink {
+        out: BufWriter::with_capacity(1 << 20, file),
+        to: cfg.to,
+        seen: cfg.dedup.then(HashSet::new),
+        stats: Stats::default(),
+        start: now,
+        last_progress: now,
+        tty: std::io::stderr().is_terminal(),
+    };
+    let result = (|| {
+        for p in &cfg.inputs {
+            if p == "-" {
+                read_text("stdin", std::io::stdin().lock(), &mut sink)?;
+            } else if Format::of_path(p) == Format::Bin {
+                let f = std::fs::File::open(p).map_err(|e| format!("cannot read '{p}': {e}"))?;
+                let mut load = LoadStats::default();
+                let mut err = Ok(());
+                for_each_record(p, std::io::BufReader::new(f), &mut load, |_, r| {
+                    if err.is_ok() {
+                        err = sink.put(r);
+                    }
+                })?;
+                err?;
+                sink.stats.skipped += load.invalid;
+                for e in load.first_errors {
+                    if sink.stats.first_skipped.len() < SKIPPED_SHOWN {
+                        sink.stats.first_skipped.push(format!("skipped {e}"));
+                    }
+                }
+            } else {
+                let f = std::fs::File::open(p).map_err(|e| format!("cannot read '{p}': {e}"))?;
+                read_text(p, std::io::BufReader::with_capacity(1 << 20, f), &mut sink)?;
+            }
+        }
+        sink.out.flush().map_err(|e| format!("cannot write '{tmp}': {e}"))
+    })();
+    if sink.tty {
+        eprint!("\r\x1b[K");
+    }
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    let stats = sink.stats;
+    drop(sink.out);
+    std::fs::rename(&tmp, &cfg.out).map_err(|e| format!("cannot rename '{tmp}' to '{}': {e}", cfg.out))?;
+    Ok(stats)
+}

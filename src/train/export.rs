@@ -1,0 +1,92 @@
+//! Writing the quantised network file (`.nnue`).
+//!
+//! Layout (little-endian):
+//!
+//! | offset | field |
+//! |---|---|
+//! | 0 | magic `b"HZNNUE\0\0"` |
+//! | 8 | format version u32 = 1 |
+//! | 12 | input count u32 = 768 |
+//! | 16 | hidden size N u32 (1..=4096, a multiple of 16) |
+//! | 20 | activation u32: 1 = SCReLU |
+//! | 24 | QA u32, 28 QB u32, 32 SCALE u32 |
+//! | 36 | reserved u32 = 0 |
+//! | 40 | feature weights i16 `[768][N]`, feature-major |
+//! |    | feature bias i16 `[N]` |
+//! |    | output weights i16 `[2N]` (side to move first) |
+//! |    | output bias i32 |
+//! | end−8 | checksum u64: FNV-1a 64 of every byte before it |
+//!
+//! Quantisation: feature weights and biases `round(x · QA)`, output weights `round(x · QB)`,
+//! output bias `round(x · QA · QB)`. The engine computes
+//! `eval = (Σ screlu(us)·ow_us + Σ screlu(them)·ow_them) / QA + ob) · SCALE / (QA · QB)` with
+//! `screlu(x) = clamp(x, 0, QA)²`.
+
+use super::network::{Layout, INPUTS};
+use crate::record::fnv1a64;
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"HZNNUE\0\0";
+/// File format version.
+pub const VERSION: u32 = 1;
+/// Activation code for SCReLU.
+pub const ACTIVATION_SCRELU: u32 = 1;
+/// Accumulator quantisation: 1.0 in the float net is `QA` in the engine.
+pub const QA: i32 = 255;
+/// Output-weight quantisation.
+pub const QB: i32 = 64;
+/// `out · SCALE` is centipawns.
+pub const SCALE: i32 = 400;
+/// Bytes before the weights.
+pub const HEADER_SIZE: usize = 40;
+/// Bytes of the checksum at the end.
+pub const CHECKSUM_SIZE: usize = 8;
+
+/// The exact size of a file with hidden size `n`.
+pub fn file_size(n: usize) -> usize {
+    HEADER_SIZE + INPUTS * n * 2 + n * 2 + 2 * n * 2 + 4 + CHECKSUM_SIZE
+}
+
+/// `round(x · scale)` as an i16, saturating (clipping during training keeps it in range).
+fn q16(x: f32, scale: i32) -> i16 {
+    (x * scale as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16
+}
+
+/// The quantised network file of float parameters `params` with hidden size `n`.
+pub fn network_bytes(params: &[f32], n: usize) -> Vec<u8> {
+    let l = Layout { n };
+    let mut out = Vec::with_capacity(file_size(n));
+    out.extend_from_slice(MAGIC);
+    for v in [VERSION, INPUTS as u32, n as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32, 0] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for &x in &params[l.w()] {
+        out.extend_from_slice(&q16(x, QA).to_le_bytes());
+    }
+    for &x in &params[l.b()] {
+        out.extend_from_slice(&q16(x, QA).to_le_bytes());
+    }
+    for &x in &params[l.ow()] {
+        out.extend_from_slice(&q16(x, QB).to_le_bytes());
+    }
+    let ob = (params[l.ob()] as f64 * (QA * QB) as f64).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
+    out.extend_from_slice(&ob.to_le_bytes());
+    let sum = fnv1a64(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    debug_assert_eq!(out.len(), file_size(n));
+    out
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so `path` is always
+/// either the old file or the whole new one.
+pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    let tmp = format!("{path}.tmp");
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    };
+    write().map_err(|e| format!("cannot write '{tmp}': {e}"))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot rename '{tmp}' to '{path}': {e}"))
+}

@@ -1,0 +1,343 @@
+//! The network trainer (`horizon train`) and the data converter (`horizon convert`).
+//!
+//! # How a run goes
+//!
+//! 1. **Load** every record of the binary data files into memory (32 bytes a position);
+//!    invalid records are skipped and counted.
+//! 2. **Split**: shuffle the whole set with `--seed` and hold out the last `--val` share for
+//!    validation (the same seed gives the same split, also when resuming).
+//! 3. **Epochs**: shuffle the training share, then for each mini-batch of `--batch`
+//!    positions: every thread runs the forward and backward pass over its slice of the batch
+//!    into its own gradient (the first layer's gradient only in the rows of active
+//!    features), the gradients are summed, and AdamW updates the parameters with a cosine
+//!    learning-rate schedule; weights are clipped so quantisation cannot overflow.
+//! 4. After every epoch: the validation loss, a line of figures, a checkpoint and the
+//!    quantised `.nnue` file, both written atomically (a temporary file and a rename), so an
+//!    interruption loses at most the epoch in progress.
+//!
+//! The loss is the mean of `(sigmoid(out) − target)²` with
+//! `target = lambda · result + (1 − lambda) · sigmoid(score / wdl_scale)`, result and score
+//! from the side to move's point of view.
+
+pub mod adamw;
+pub mod checkpoint;
+pub mod convert;
+pub mod data;
+pub mod export;
+pub mod network;
+pub mod rng;
+
+use adamw::AdamW;
+use checkpoint::Checkpoint;
+use network::{run_slice, Layout, LossSpec, Scratch, HIDDEN_MULTIPLE, MAX_HIDDEN};
+use rng::Rng;
+use std::time::Instant;
+
+/// Default hidden size.
+pub const DEFAULT_HIDDEN: usize = 128;
+/// Default number of epochs.
+pub const DEFAULT_EPOCHS: u32 = 10;
+/// Default weight of the game result in the target (the rest is the search score).
+pub const DEFAULT_LAMBDA: f32 = 0.5;
+/// Default (initial) learning rate.
+pub const DEFAULT_LR: f32 = 0.001;
+/// The learning rate decays along a cosine to this fraction of its initial value at the
+/// end of the last epoch.
+pub const LR_FINAL_FRACTION: f32 = 0.05;
+/// Default mini-batch size.
+pub const DEFAULT_BATCH: usize = 16384;
+/// Default validation share.
+pub const DEFAULT_VAL: f32 = 0.02;
+/// Default scale turning a centipawn score into an expected result: `sigmoid(cp / K)`.
+pub const DEFAULT_WDL_SCALE: f32 = export::SCALE as f32;
+/// Default seed.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Everything a training run needs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub data: Vec<String>,
+    /// The `.nnue` file written after every epoch.
+    pub out: String,
+    /// The checkpoint written after every epoch (default: `<out>.ckpt`).
+    pub checkpoint: String,
+    /// `None`: [`DEFAULT_HIDDEN`], or the checkpoint's when resuming.
+    pub hidden: Option<usize>,
+    /// Total epochs (a resumed run continues up to this number).
+    pub epochs: u32,
+    pub lambda: f32,
+    pub lr: f32,
+    pub batch: usize,
+    pub threads: usize,
+    pub resume: Option<String>,
+    /// `None`: [`DEFAULT_SEED`], or the checkpoint's when resuming.
+    pub seed: Option<u64>,
+    /// `None`: [`DEFAULT_VAL`], or the checkpoint's when resuming.
+    pub val: Option<f32>,
+    pub wdl_scale: f32,
+}
+
+impl Config {
+    pub fn new(data: Vec<String>, out: String) -> Config {
+        Config {
+            checkpoint: format!("{out}.ckpt"),
+            data,
+            out,
+            hidden: None,
+            epochs: DEFAULT_EPOCHS,
+            lambda: DEFAULT_LAMBDA,
+            lr: DEFAULT_LR,
+            batch: DEFAULT_BATCH,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            resume: None,
+            seed: None,
+            val: None,
+            wdl_scale: DEFAULT_WDL_SCALE,
+        }
+    }
+}
+
+/// The figures of one epoch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EpochReport {
+    pub epoch: u32,
+    pub train_loss: f64,
+    /// `None` when there is no validation share.
+    pub val_loss: Option<f64>,
+    pub positions_per_s: f64,
+    pub lr: f32,
+    pub elapsed_s: f64,
+    pub eta_s: f64,
+}
+
+/// Where the trainer sends its words: `line` for the per-epoch lines and the summary
+/// (stdout), `progress` for the in-epoch status, called after every batch (the caller
+/// decides how often to show it).
+pub struct Output<'a> {
+    pub line: &'a mut dyn FnMut(&str),
+    pub progress: &'a mut dyn FnMut(&str),
+}
+
+/// `h:mm:ss`.
+pub fn hms(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// The learning rate after `done` of `total` batches: a cosine from `lr` down to
+/// `lr · LR_FINAL_FRACTION`.
+pub fn learning_rate(lr: f32, done: u64, total: u64) -> f32 {
+    let progress = if total == 0 { 1.0 } else { (done as f64 / total as f64).min(1.0) };
+    let end = lr as f64 * LR_FINAL_FRACTION as f64;
+    (end + (lr as f64 - end) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())) as f32
+}
+
+/// One thread's gradient, loss and scratch buffers, kept across batches.
+struct Worker {
+    grad: Vec<f32>,
+    loss: f64,
+    scratch: Scratch,
+}
+
+/// The mean loss of `records` (forward only), over `workers.len()` threads.
+fn mean_loss(params: &[f32], n: usize, records: &[crate::record::RawRecord], spec: LossSpec, workers: &mut [Worker]) -> f64 {
+    if records.is_empty() {
+        return 0.0;
+    }
+    let per = records.len().div_ceil(workers.len());
+    std::thread::scope(|s| {
+        for (chunk, w) in records.chunks(per).zip(workers.iter_mut()) {
+            s.spawn(move || w.loss = run_slice(params, n, chunk, spec, None, &mut w.scratch));
+        }
+    });
+    let sum: f64 = workers.iter().take(records.len().div_ceil(per)).map(|w| w.loss).sum();
+    sum / records.len() as f64
+}
+
+/// One optimiser step on `batch`: parallel forward/backward, gradient sum, AdamW. Returns
+/// the batch's summed loss (before the update).
+fn train_batch(
+    params: &mut [f32],
+    n: usize,
+    batch: &[crate::record::RawRecord],
+    spec: LossSpec,
+    workers: &mut [Worker],
+    adam: &mut AdamW,
+    lr: f32,
+) -> f64 {
+    let per = batch.len().div_ceil(workers.len());
+    let used = batch.len().div_ceil(per);
+    {
+        let params: &[f32] = params;
+        std::thread::scope(|s| {
+            let mut jobs = batch.chunks(per).zip(workers.iter_mut());
+            let first = jobs.next();
+            for (chunk, w) in jobs {
+                s.spawn(move || {
+                    w.grad.fill(0.0);
+                    w.loss = run_slice(params, n, chunk, spec, Some(&mut w.grad), &mut w.scratch);
+                });
+            }
+            if let Some((chunk, w)) = first {
+                w.grad.fill(0.0);
+                w.loss = run_slice(params, n, chunk, spec, Some(&mut w.grad), &mut w.scratch);
+            }
+        });
+    }
+    // Sum the threads' gradients into the first one and take the mean.
+    let (first, rest) = workers.split_at_mut(1);
+    let g = &mut first[0].grad;
+    let inv = 1.0 / batch.len() as f32;
+    for w in &rest[..used - 1] {
+        for (a, b) in g.iter_mut().zip(&w.grad) {
+            *a += b;
+        }
+    }
+    for a in g.iter_mut() {
+        *a *= inv;
+    }
+    adam.update(params, g, lr, Layout { n });
+    workers[..used].iter().map(|w| w.loss).sum()
+}
+
+/// Runs the training described by `cfg`; returns the epoch reports of this run.
+pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, String> {
+    // 1. The starting state: a checkpoint, or fresh weights.
+    let resumed = cfg.resume.as_deref().map(Checkpoint::load).transpose()?;
+    let (n, seed, val_share) = match &resumed {
+        Some(c) => {
+            if let Some(h) = cfg.hidden.filter(|&h| h != c.hidden) {
+                return Err(format!("--hidden {h} differs from the checkpoint's hidden size {}", c.hidden));
+            }
+            (c.hidden, c.seed, c.val_share)
+        }
+        None => (cfg.hidden.unwrap_or(DEFAULT_HIDDEN), cfg.seed.unwrap_or(DEFAULT_SEED), cfg.val.unwrap_or(DEFAULT_VAL)),
+    };
+    if n == 0 || n > MAX_HIDDEN || n % HIDDEN_MULTIPLE != 0 {
+        return Err(format!("hidden size {n} must be a multiple of {HIDDEN_MULTIPLE} from {HIDDEN_MULTIPLE} to {MAX_HIDDEN}"));
+    }
+    let layout = Layout { n };
+
+    // 2. Data, shuffled with the seed and split.
+    let load_start = Instant::now();
+    let (mut records, stats) = data::load(&cfg.data)?;
+    for e in &stats.first_errors {
+        (out.line)(&format!("skipped {e}"));
+    }
+    let mut rng = Rng::new(seed);
+    rng.shuffle(&mut records);
+    let mut val_count = (records.len() as f64 * val_share as f64).round() as usize;
+    if val_share > 0.0 && val_count == 0 && records.len() > 1 {
+        val_count = 1;
+    }
+    let (val, train) = records.split_at_mut(val_count);
+    if train.is_empty() {
+        return Err("no training positions (the data files hold no valid records)".into());
+    }
+    let batches_per_epoch = train.len().div_ceil(cfg.batch) as u64;
+    (out.line)(&format!(
+        "loaded {} positions from {} file(s) in {:.1} s ({} invalid skipped): {} training, {} validation",
+        stats.records,
+        cfg.data.len(),
+        load_start.elapsed().as_secs_f64(),
+        stats.invalid,
+        train.len(),
+        val.len()
+    ));
+
+    let (mut params, mut adam, first_epoch) = match resumed {
+        Some(c) => {
+            rng = Rng::new(c.rng_state);
+            (out.line)(&format!("resuming after epoch {} from '{}'", c.epochs_done, cfg.resume.as_deref().unwrap_or("")));
+            (c.params, c.adam, c.epochs_done + 1)
+        }
+        None => {
+            let p = network::init_params(n, &mut rng);
+            let a = AdamW::new(p.len());
+            (p, a, 1)
+        }
+    };
+    let threads = cfg.threads.max(1);
+    (out.line)(&format!(
+        "network (768 -> {n}) x 2 -> 1, {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, lr {} (cosine to x{LR_FINAL_FRACTION}), epochs {first_epoch}..={}",
+        layout.len(),
+        cfg.batch,
+        cfg.lambda,
+        cfg.lr,
+        cfg.epochs
+    ));
+
+    let spec = LossSpec { lambda: cfg.lambda, wdl_scale: cfg.wdl_scale };
+    let mut workers: Vec<Worker> =
+        (0..threads).map(|_| Worker { grad: vec![0.0; layout.len()], loss: 0.0, scratch: Scratch::new(n) }).collect();
+    let total_batches = cfg.epochs as u64 * batches_per_epoch;
+    let run_start = Instant::now();
+    let mut reports = Vec::new();
+    for epoch in first_epoch..=cfg.epochs {
+        // 3. One epoch over the reshuffled training share.
+        let epoch_start = Instant::now();
+        rng.shuffle(train);
+        let mut loss_sum = 0.0f64;
+        let mut seen = 0usize;
+        let mut lr = cfg.lr;
+        for (b, batch) in train.chunks(cfg.batch).enumerate() {
+            let done = (epoch as u64 - 1) * batches_per_epoch + b as u64;
+            lr = learning_rate(cfg.lr, done, total_batches);
+            loss_sum += train_batch(&mut params, n, batch, spec, &mut workers, &mut adam, lr);
+            seen += batch.len();
+            let secs = epoch_start.elapsed().as_secs_f64().max(1e-9);
+            let rate = seen as f64 / secs;
+            let left_epoch = (train.len() - seen) as f64 / rate;
+            let later = (cfg.epochs - epoch) as f64 * (train.len() + val.len()) as f64 / rate;
+            (out.progress)(&format!(
+                "epoch {epoch}/{}  {:5.1}%  loss {:.6}  {:.0} pos/s  elapsed {}  ETA {}",
+                cfg.epochs,
+                100.0 * seen as f64 / train.len() as f64,
+                loss_sum / seen as f64,
+                rate,
+                hms(run_start.elapsed().as_secs_f64()),
+                hms(left_epoch + later)
+            ));
+        }
+        let train_secs = epoch_start.elapsed().as_secs_f64().max(1e-9);
+        let train_loss = loss_sum / train.len() as f64;
+        let val_loss = (!val.is_empty()).then(|| mean_loss(&params, n, val, spec, &mut workers));
+
+        // 4. Save: checkpoint first, then the network.
+        let ckpt = Checkpoint {
+            hidden: n,
+            epochs_done: epoch,
+            val_share,
+            seed,
+            rng_state: rng.state,
+            params: params.clone(),
+            adam: adam.clone(),
+        };
+        export::write_atomic(&cfg.checkpoint, &ckpt.to_bytes())?;
+        export::write_atomic(&cfg.out, &export::network_bytes(&params, n))?;
+
+        let elapsed = run_start.elapsed().as_secs_f64();
+        let per_epoch = elapsed / (epoch - first_epoch + 1) as f64;
+        let report = EpochReport {
+            epoch,
+            train_loss,
+            val_loss,
+            positions_per_s: train.len() as f64 / train_secs,
+            lr,
+            elapsed_s: elapsed,
+            eta_s: per_epoch * (cfg.epochs - epoch) as f64,
+        };
+        (out.line)(&format!(
+            "epoch {epoch}/{}  train {:.6}  val {}  lr {:.6}  {:.0} pos/s  elapsed {}  ETA {}",
+            cfg.epochs,
+            report.train_loss,
+            report.val_loss.map_or("-".to_string(), |v| format!("{v:.6}")),
+            lr,
+            report.positions_per_s,
+            hms(elapsed),
+            hms(report.eta_s)
+        ));
+        reports.push(report);
+    }
+    Ok(reports)
+}

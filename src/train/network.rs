@@ -1,0 +1,276 @@
+//! The float network the trainer fits, and its forward/backward pass.
+//!
+//! Architecture (the `.nnue` file's, see [`super::export`]): 768 inputs per perspective
+//! (`(side * 6 + piece) * 64 + square`, `side` 0 for the perspective's own pieces, the square
+//! flipped vertically for Black), a hidden layer of `N` neurons shared by both perspectives,
+//! SCReLU (`clamp(x, 0, 1)²`), and one output from `[side to move, other side]`:
+//! `out = Σ screlu(us)·ow[..N] + Σ screlu(them)·ow[N..] + ob`, with `out · SCALE ≈ centipawns`.
+//!
+//! All parameters live in one flat `f32` vector (see [`Layout`]) so the optimiser, the
+//! gradient reduction and checkpoints treat them alike.
+
+use crate::record::RawRecord;
+
+/// Inputs per perspective: 2 sides × 6 pieces × 64 squares.
+pub const INPUTS: usize = 768;
+/// Hidden sizes must be a multiple of this (the file format's rule; also the width of the
+/// partial sums below).
+pub const HIDDEN_MULTIPLE: usize = 16;
+/// Largest hidden size the file format allows.
+pub const MAX_HIDDEN: usize = 4096;
+/// Most pieces on the board, hence active features per perspective.
+pub const MAX_ACTIVE: usize = 32;
+/// Initial first-layer weights are uniform in ±this (30 active inputs give accumulators of
+/// a few tenths, inside SCReLU's live range).
+pub const INIT_FEATURE_RANGE: f32 = 0.1;
+/// Initial output weights are uniform in ±this.
+pub const INIT_OUTPUT_RANGE: f32 = 0.1;
+/// First-layer weights and biases are clipped to ±this (255 × 1.98 and 32 of them summed
+/// stay far inside i16 after quantisation).
+pub const FEATURE_CLIP: f32 = 1.98;
+
+/// Where each parameter block lies in the flat vector, for hidden size `n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub n: usize,
+}
+
+impl Layout {
+    /// Feature weights `[768][n]`, feature-major.
+    pub fn w(&self) -> std::ops::Range<usize> {
+        0..INPUTS * self.n
+    }
+    /// Feature bias `[n]`.
+    pub fn b(&self) -> std::ops::Range<usize> {
+        INPUTS * self.n..(INPUTS + 1) * self.n
+    }
+    /// Output weights `[2n]`: side to move first.
+    pub fn ow(&self) -> std::ops::Range<usize> {
+        (INPUTS + 1) * self.n..(INPUTS + 3) * self.n
+    }
+    /// Output bias.
+    pub fn ob(&self) -> usize {
+        (INPUTS + 3) * self.n
+    }
+    /// Number of parameters.
+    pub fn len(&self) -> usize {
+        self.ob() + 1
+    }
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// Fresh random parameters for hidden size `n`.
+pub fn init_params(n: usize, rng: &mut super::rng::Rng) -> Vec<f32> {
+    let l = Layout { n };
+    let mut p = vec![0.0f32; l.len()];
+    for x in &mut p[l.w()] {
+        *x = rng.uniform(INIT_FEATURE_RANGE);
+    }
+    for x in &mut p[l.ow()] {
+        *x = rng.uniform(INIT_OUTPUT_RANGE);
+    }
+    p
+}
+
+/// The active feature indices of a record for White's and Black's perspective; returns how
+/// many there are. The record must be valid (decoded once when loaded).
+#[inline(always)]
+pub fn features(raw: &RawRecord, white: &mut [u16; MAX_ACTIVE], black: &mut [u16; MAX_ACTIVE]) -> usize {
+    let mut occ = u64::from_le_bytes([raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7]]);
+    let mut i = 0;
+    while occ != 0 && i < MAX_ACTIVE {
+        let sq = occ.trailing_zeros() as usize;
+        occ &= occ - 1;
+        let v = ((raw[8 + i / 2] >> (4 * (i & 1))) & 0xF) as usize;
+        let (c, p) = (v >> 3, (v & 7).min(5));
+        white[i] = ((c * 6 + p) * 64 + sq) as u16;
+        black[i] = (((c ^ 1) * 6 + p) * 64 + (sq ^ 56)) as u16;
+        i += 1;
+    }
+    i
+}
+
+/// The logistic function.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training target of a record, from the side to move's point of view:
+/// `lambda · result + (1 − lambda) · sigmoid(score / wdl_scale)`.
+#[inline(always)]
+pub fn target(raw: &RawRecord, lambda: f32, wdl_scale: f32) -> f32 {
+    let white_score = i16::from_le_bytes([raw[26], raw[27]]) as f32;
+    let white_result = raw[28] as f32 * 0.5;
+    let (score, result) = if raw[24] == 0 { (white_score, white_result) } else { (-white_score, 1.0 - white_result) };
+    lambda * result + (1.0 - lambda) * sigmoid(score / wdl_scale)
+}
+
+/// Per-thread scratch buffers, allocated once.
+pub struct Scratch {
+    acc_us: Vec<f32>,
+    acc_them: Vec<f32>,
+    d_us: Vec<f32>,
+    d_them: Vec<f32>,
+}
+
+impl Scratch {
+    pub fn new(n: usize) -> Scratch {
+        Scratch { acc_us: vec![0.0; n], acc_them: vec![0.0; n], d_us: vec![0.0; n], d_them: vec![0.0; n] }
+    }
+}
+
+/// What [`run_slice`] does with each position.
+#[derive(Clone, Copy, Debug)]
+pub struct LossSpec {
+    pub lambda: f32,
+    pub wdl_scale: f32,
+}
+
+/// Evaluates `records` with `params`, returning the sum of squared errors; when `grad` is
+/// given, also adds each position's gradient of its squared error to it (not divided by the
+/// count: the caller scales). Chooses an AVX2 build of the same code when the CPU has it.
+pub fn run_slice(
+    params: &[f32],
+    n: usize,
+    records: &[RawRecord],
+    spec: LossSpec,
+    grad: Option<&mut [f32]>,
+    scratch: &mut Scratch,
+) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports AVX2 and FMA (checked just above), which is all that
+            // `run_slice_avx2` requires beyond safe Rust.
+            return unsafe { run_slice_avx2(params, n, records, spec, grad, scratch) };
+        }
+    }
+    run_slice_body(params, n, records, spec, grad, scratch)
+}
+
+/// [`run_slice_body`] compiled for AVX2 + FMA.
+///
+/// # Safety
+/// The CPU must support AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn run_slice_avx2(
+    params: &[f32],
+    n: usize,
+    records: &[RawRecord],
+    spec: LossSpec,
+    grad: Option<&mut [f32]>,
+    scratch: &mut Scratch,
+) -> f64 {
+    run_slice_body(params, n, records, spec, grad, scratch)
+}
+
+/// `Σ_j screlu(acc[j]) · w[j]` with 16 partial sums, so the loop vectorises.
+#[inline(always)]
+fn screlu_dot(acc: &[f32], w: &[f32]) -> f32 {
+    let mut s = [0.0f32; HIDDEN_MULTIPLE];
+    for (a, w) in acc.chunks_exact(HIDDEN_MULTIPLE).zip(w.chunks_exact(HIDDEN_MULTIPLE)) {
+        for k in 0..HIDDEN_MULTIPLE {
+            let x = a[k].max(0.0).min(1.0);
+            s[k] += x * x * w[k];
+        }
+    }
+    s.iter().sum()
+}
+
+/// `acc = bias + Σ_f W[f]`.
+#[inline(always)]
+fn accumulate(acc: &mut [f32], bias: &[f32], w: &[f32], feats: &[u16], n: usize) {
+    acc.copy_from_slice(bias);
+    for &f in feats {
+        let row = &w[f as usize * n..f as usize * n + n];
+        for (a, x) in acc.iter_mut().zip(row) {
+            *a += x;
+        }
+    }
+}
+
+/// The forward (and optionally backward) pass over a slice of positions.
+#[inline(always)]
+fn run_slice_body(
+    params: &[f32],
+    n: usize,
+    records: &[RawRecord],
+    spec: LossSpec,
+    mut grad: Option<&mut [f32]>,
+    s: &mut Scratch,
+) -> f64 {
+    let l = Layout { n };
+    let w = &params[l.w()];
+    let bias = &params[l.b()];
+    let ow = &params[l.ow()];
+    let (ow_us, ow_them) = ow.split_at(n);
+    let ob = params[l.ob()];
+    let mut white = [0u16; MAX_ACTIVE];
+    let mut black = [0u16; MAX_ACTIVE];
+    let mut loss = 0.0f64;
+    for raw in records {
+        // 1. Active features, side to move's perspective first.
+        let count = features(raw, &mut white, &mut black);
+        let (us, them) =
+            if raw[24] == 0 { (&white[..count], &black[..count]) } else { (&black[..count], &white[..count]) };
+
+        // 2. Forward: accumulators, SCReLU, output, sigmoid.
+        accumulate(&mut s.acc_us, bias, w, us, n);
+        accumulate(&mut s.acc_them, bias, w, them, n);
+        let out = screlu_dot(&s.acc_us, ow_us) + screlu_dot(&s.acc_them, ow_them) + ob;
+        let p = sigmoid(out);
+        let err = p - target(raw, spec.lambda, spec.wdl_scale);
+        loss += (err * err) as f64;
+        let Some(g) = grad.as_deref_mut() else { continue };
+
+        // 3. Backward: d(err²)/d(out), then the output layer ...
+        let d_out = 2.0 * err * p * (1.0 - p);
+        let (gw, rest) = g.split_at_mut(l.b().start);
+        let (gb, rest) = rest.split_at_mut(n);
+        let (gow, gob) = rest.split_at_mut(2 * n);
+        gob[0] += d_out;
+        let (gow_us, gow_them) = gow.split_at_mut(n);
+        for j in 0..n {
+            let a_us = s.acc_us[j].max(0.0).min(1.0);
+            let a_them = s.acc_them[j].max(0.0).min(1.0);
+            gow_us[j] += d_out * a_us * a_us;
+            gow_them[j] += d_out * a_them * a_them;
+            // SCReLU's slope is 2x inside (0, 1) and 0 outside.
+            let live_us = if s.acc_us[j] > 0.0 && s.acc_us[j] < 1.0 { 2.0 * s.acc_us[j] } else { 0.0 };
+            let live_them = if s.acc_them[j] > 0.0 && s.acc_them[j] < 1.0 { 2.0 * s.acc_them[j] } else { 0.0 };
+            s.d_us[j] = d_out * ow_us[j] * live_us;
+            s.d_them[j] = d_out * ow_them[j] * live_them;
+            gb[j] += s.d_us[j] + s.d_them[j];
+        }
+        // ... and the first layer, only in the active features' rows (sparse).
+        for (feats, d) in [(us, &s.d_us), (them, &s.d_them)] {
+            for &f in feats {
+                let row = &mut gw[f as usize * n..f as usize * n + n];
+                for (x, y) in row.iter_mut().zip(d.iter()) {
+                    *x += y;
+                }
+            }
+        }
+    }
+    loss
+}
+
+/// The float network's output for a record, in centipawns for the side to move (for tests
+/// and the quantisation check).
+pub fn eval_cp(params: &[f32], n: usize, raw: &RawRecord, scale: f32) -> f32 {
+    let l = Layout { n };
+    let mut white = [0u16; MAX_ACTIVE];
+    let mut black = [0u16; MAX_ACTIVE];
+    let count = features(raw, &mut white, &mut black);
+    let (us, them) = if raw[24] == 0 { (&white[..count], &black[..count]) } else { (&black[..count], &white[..count]) };
+    let mut s = Scratch::new(n);
+    accumulate(&mut s.acc_us, &params[l.b()], &params[l.w()], us, n);
+    accumulate(&mut s.acc_them, &params[l.b()], &params[l.w()], them, n);
+    let ow = &params[l.ow()];
+    let out = screlu_dot(&s.acc_us, &ow[..n]) + screlu_dot(&s.acc_them, &ow[n..]) + params[l.ob()];
+    out * scale
+}
