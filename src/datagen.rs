@@ -56,6 +56,7 @@
 //! lock. Stopping the program (Ctrl-C, `kill`) loses only the games being played.
 
 use crate::board::{Board, START_FEN};
+use crate::record::{Format, Record, RESULT_BLACK_WINS, RESULT_DRAW, RESULT_WHITE_WINS};
 use crate::cli::{parse_num, split_args, EXIT_USAGE};
 use crate::eval::evaluate;
 use crate::search::movepick::is_tactical;
@@ -128,6 +129,8 @@ pub struct Config {
     pub random_plies: usize,
     pub hash_mb: usize,
     pub existing: Existing,
+    /// Text lines (the default) or 32-byte binary records (`--format bin`).
+    pub format: Format,
 }
 
 /// A game's result from White's point of view.
@@ -154,6 +157,15 @@ impl Outcome {
             Outcome::WhiteWins => 1.0,
             Outcome::Draw => 0.5,
             Outcome::BlackWins => 0.0,
+        }
+    }
+
+    /// The result byte of a binary training record.
+    pub fn result_byte(self) -> u8 {
+        match self {
+            Outcome::WhiteWins => RESULT_WHITE_WINS,
+            Outcome::Draw => RESULT_DRAW,
+            Outcome::BlackWins => RESULT_BLACK_WINS,
         }
     }
 
@@ -214,6 +226,16 @@ impl Game {
             s.push_str(&format_line(fen, *score, self.outcome));
         }
         s
+    }
+
+    /// The game's binary training records, ready to write.
+    pub fn records(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.positions.len() * crate::record::RECORD_SIZE);
+        for (fen, score) in &self.positions {
+            let board = Board::from_fen(fen).expect("datagen writes only positions it played");
+            out.extend_from_slice(&Record::from_board(&board, *score, self.outcome.result_byte()).to_bytes());
+        }
+        out
     }
 }
 
@@ -441,10 +463,13 @@ fn worker(player: &mut Player, cfg: &Config, shared: &Shared, start: Instant, tt
             return;
         }
         let game = player.play(cfg.seed, index, &cfg.book, cfg.random_plies);
-        let text = game.lines();
+        let bytes = match cfg.format {
+            Format::Text => game.lines().into_bytes(),
+            Format::Bin => game.records(),
+        };
         let mut out = shared.out.lock().unwrap_or_else(|p| p.into_inner());
         // One write per game: an interruption never leaves half a game in the file.
-        if let Err(e) = out.file.write_all(text.as_bytes()).and_then(|_| out.file.flush()) {
+        if let Err(e) = out.file.write_all(&bytes).and_then(|_| out.file.flush()) {
             out.error = Some(format!("cannot write '{}': {e}", cfg.out));
             shared.failed.store(true, Ordering::Relaxed);
             return;
@@ -531,13 +556,13 @@ pub fn read_book(path: &str) -> Result<Vec<String>, String> {
 }
 
 const USAGE: &str = "usage: horizon datagen --out FILE --games N [--threads T] [--nodes N] [--seed S] \
-[--book FILE] [--random-plies K] [--hash MB] [--append | --force]";
+[--book FILE] [--random-plies K] [--hash MB] [--format text|bin] [--append | --force]";
 
 /// Parses the `datagen` arguments.
 pub fn parse_args(args: &[String]) -> Result<Config, String> {
     let (pos, flags) = split_args(
         args,
-        &["--out", "--games", "--threads", "--nodes", "--seed", "--book", "--random-plies", "--hash"],
+        &["--out", "--games", "--threads", "--nodes", "--seed", "--book", "--random-plies", "--hash", "--format"],
         &["--append", "--force"],
     )
     .map_err(|e| e.to_string())?;
@@ -555,6 +580,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
         random_plies: 0,
         hash_mb: DEFAULT_HASH_MB,
         existing: Existing::Refuse,
+        format: Format::Text,
     };
     let (mut append, mut force) = (false, false);
     for &(f, v) in &flags {
@@ -567,6 +593,13 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
             "--book" => book_path = Some(v),
             "--random-plies" => random_plies = Some(num_in(f, v, 0, 200)?),
             "--hash" => cfg.hash_mb = num_in(f, v, 1, 1 << 16)?,
+            "--format" => {
+                cfg.format = match v {
+                    "text" => Format::Text,
+                    "bin" => Format::Bin,
+                    _ => return Err(format!("--format must be 'text' or 'bin', got '{v}'")),
+                }
+            }
             "--append" => append = true,
             "--force" => force = true,
             _ => {}

@@ -13,7 +13,7 @@ const HELP: &str = "usage: horizon [command]
   see \"<fen>\" <move>               static exchange evaluation of a move
   epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D]
   datagen --out FILE --games N     self-play positions for tuning [--threads T] [--nodes N] [--seed S]
-                                   [--book FILE] [--random-plies K] [--hash MB] [--append | --force]
+                                   [--book FILE] [--random-plies K] [--hash MB] [--format text|bin] [--append | --force]
 
   tb <fen> --path DIR              Syzygy tablebase probe: WDL, DTZ and the moves ranked by DTZ
   tune <data>                      fit the evaluation weights to self-play data, write them as

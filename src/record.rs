@@ -283,6 +283,26 @@ impl Record {
     }
 }
 
+/// A training-data file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `<FEN> | <score> | <result>` lines (what `datagen` writes by default).
+    Text,
+    /// 32-byte records.
+    Bin,
+}
+
+impl Format {
+    /// The format a file name implies: `.bin` binary, anything else (and `-`) text.
+    pub fn of_path(path: &str) -> Format {
+        if path.ends_with(".bin") {
+            Format::Bin
+        } else {
+            Format::Text
+        }
+    }
+}
+
 /// FNV-1a 64 offset basis.
 pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 /// FNV-1a 64 prime.

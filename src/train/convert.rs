@@ -9,7 +9,7 @@
 use super::data::{for_each_record, LoadStats};
 use crate::board::Board;
 use crate::datagen::{format_line, parse_line, Outcome};
-use crate::record::{Record, RESULT_BLACK_WINS, RESULT_DRAW, RESULT_WHITE_WINS};
+use crate::record::{Record, RESULT_DRAW, RESULT_WHITE_WINS};
 use std::collections::HashSet;
 use std::io::{BufRead, BufWriter, IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -23,25 +23,7 @@ const PROGRESS_LOG: Duration = Duration::from_secs(10);
 /// Positions between clock checks for progress.
 const PROGRESS_CHECK: u64 = 1 << 16;
 
-/// A data format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// `<FEN> | <score> | <result>` lines.
-    Text,
-    /// 32-byte records.
-    Bin,
-}
-
-impl Format {
-    /// The format a file name implies: `.bin` binary, anything else (and `-`) text.
-    pub fn of_path(path: &str) -> Format {
-        if path.ends_with(".bin") {
-            Format::Bin
-        } else {
-            Format::Text
-        }
-    }
-}
+pub use crate::record::Format;
 
 /// A conversion to run.
 #[derive(Clone, Debug)]
@@ -70,15 +52,6 @@ pub struct Stats {
     pub first_skipped: Vec<String>,
 }
 
-/// The result byte of an outcome.
-pub fn result_byte(o: Outcome) -> u8 {
-    match o {
-        Outcome::WhiteWins => RESULT_WHITE_WINS,
-        Outcome::Draw => RESULT_DRAW,
-        Outcome::BlackWins => RESULT_BLACK_WINS,
-    }
-}
-
 /// The outcome of a (valid) result byte.
 pub fn outcome_of(result: u8) -> Outcome {
     match result {
@@ -92,7 +65,7 @@ pub fn outcome_of(result: u8) -> Outcome {
 pub fn record_of_line(line: &str) -> Result<Record, String> {
     let d = parse_line(line)?;
     let board = Board::from_fen(&d.fen).map_err(|e| format!("bad FEN: {e}"))?;
-    Ok(Record::from_board(&board, d.score, result_byte(d.result)))
+    Ok(Record::from_board(&board, d.score, d.result.result_byte()))
 }
 
 /// The text data line of a record (with its newline), or why the record is not a position.
