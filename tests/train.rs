@@ -1,0 +1,390 @@
+//! Training data and the trainer: the 32-byte record, `convert`, refusing bad files, and a
+//! tiny training run whose `.nnue` file is checked by an independent decoder written here
+//! from the specification (HELPERS.md / docs/training.md).
+
+use horizon::datagen::Player;
+use horizon::record::{Record, RecordError, RECORD_SIZE};
+use horizon::train::checkpoint::Checkpoint;
+use horizon::train::convert::{self, record_of_line, Format};
+use horizon::train::network::{eval_cp, Layout};
+use horizon::train::{self, data, Config, Output};
+use horizon::Board;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A fresh path in the temp directory, unique to this test process and `name`.
+fn temp_path(name: &str) -> String {
+    let p: PathBuf = std::env::temp_dir().join(format!("horizon-train-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p.to_str().unwrap().to_string()
+}
+
+/// The FEN with its castling field replaced by `-` (records do not store castling).
+fn without_castling(fen: &str) -> String {
+    let mut f: Vec<&str> = fen.split_whitespace().collect();
+    f[2] = "-";
+    f.join(" ")
+}
+
+/// Positions from random games: many with an en passant square, both sides to move.
+fn random_positions(count: usize, seed: u64) -> Vec<Board> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = vec![Board::startpos()];
+    while out.len() < count {
+        let mut b = Board::startpos();
+        for _ in 0..rng.gen_range(1..120) {
+            let moves = b.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            b.make(moves[rng.gen_range(0..moves.len())]);
+            if rng.gen_bool(0.2) || b.ep_square().is_some() {
+                out.push(Board::from_fen(&b.to_fen()).unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn start_position_record_bytes() {
+    let r = Record::from_board(&Board::startpos(), -25, 2).to_bytes();
+    // Occupancy: ranks 1, 2, 7, 8.
+    assert_eq!(&r[0..8], &0xFFFF_0000_0000_FFFFu64.to_le_bytes());
+    // a1 rook (3), b1 knight (1): low nibble first.
+    assert_eq!(r[8], 0x13);
+    // c1 bishop (2), d1 queen (4); e1 king (5), f1 bishop (2).
+    assert_eq!(r[9], 0x42);
+    assert_eq!(r[10], 0x25);
+    // Eight white pawns: bytes 12..16 are 0x00.
+    assert_eq!(&r[12..16], &[0, 0, 0, 0]);
+    // Black pawns (8) then a8 rook (11), b8 knight (9).
+    assert_eq!(&r[16..20], &[0x88; 4]);
+    assert_eq!(r[20], 0x9B);
+    // e8 king (13), f8 bishop (10) in byte 22; g8 knight (9), h8 rook (11) in byte 23.
+    assert_eq!(r[22], 0xAD);
+    assert_eq!(r[23], 0xB9);
+    assert_eq!(r[24], 0); // white to move
+    assert_eq!(r[25], 64); // no en passant
+    assert_eq!(i16::from_le_bytes([r[26], r[27]]), -25);
+    assert_eq!(r[28], 2);
+    assert_eq!(r[29], 0);
+    assert_eq!(u16::from_le_bytes([r[30], r[31]]), 1);
+}
+
+#[test]
+fn records_round_trip() {
+    let boards = random_positions(3000, 11);
+    let (mut ep, mut black, mut full) = (0, 0, 0);
+    for (i, b) in boards.iter().enumerate() {
+        let score = (i as i32 * 37) % 64001 - 32000;
+        let rec = Record::from_board(b, score, (i % 3) as u8);
+        let bytes = rec.to_bytes();
+        let back = Record::from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {e}", b.to_fen()));
+        assert_eq!(back, rec);
+        assert_eq!(back.to_board().unwrap().to_fen(), without_castling(&b.to_fen()));
+        assert_eq!(back.score as i32, score);
+        ep += usize::from(b.ep_square().is_some());
+        black += usize::from(b.side_to_move() == horizon::Color::Black);
+        full += usize::from(b.occupied().count() == 32);
+    }
+    assert!(ep >= 50 && black >= 500 && full >= 1, "coverage: {ep} en passant, {black} black, {full} full");
+    // Scores beyond the range are clamped.
+    assert_eq!(Record::from_board(&Board::startpos(), 99_999, 1).score, 32000);
+    assert_eq!(Record::from_board(&Board::startpos(), -99_999, 1).score, -32000);
+}
+
+#[test]
+fn invalid_records_are_refused_with_their_reason() {
+    let good = Record::from_board(&Board::startpos(), 0, 1).to_bytes();
+    let with = |f: &dyn Fn(&mut [u8; 32])| {
+        let mut b = good;
+        f(&mut b);
+        Record::from_bytes(&b)
+    };
+    assert!(matches!(with(&|b| b[0..8].copy_from_slice(&u64::MAX.to_le_bytes())), Err(RecordError::TooManyPieces(64))));
+    assert!(matches!(with(&|b| b[8] = 0x16), Err(RecordError::BadNibble { index: 0, value: 6 })));
+    assert!(matches!(with(&|b| b[10] = 0x23), Err(RecordError::KingCount { color: "white", count: 0 })));
+    assert!(matches!(with(&|b| b[24] = 2), Err(RecordError::BadSide(2))));
+    assert!(matches!(with(&|b| b[25] = 65), Err(RecordError::BadEnPassant(65))));
+    assert!(matches!(with(&|b| b[26..28].copy_from_slice(&32001i16.to_le_bytes())), Err(RecordError::BadScore(32001))));
+    assert!(matches!(with(&|b| b[28] = 3), Err(RecordError::BadResult(3))));
+    // Bare kings with a stray nibble after the two pieces.
+    let kk = Record::from_board(&Board::from_fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1").unwrap(), 0, 1).to_bytes();
+    let mut b = kk;
+    b[9] = 1;
+    assert_eq!(Record::from_bytes(&b), Err(RecordError::NonZeroPadding));
+    // A pawn on the eighth rank.
+    let mut b = kk;
+    b[0..8].copy_from_slice(&((1u64 << 4) | (1 << 60) | (1 << 63)).to_le_bytes());
+    b[8] = 0x05;
+    b[9] = 0x0D;
+    assert_eq!(Record::from_bytes(&b), Err(RecordError::PawnOnBackRank));
+    // Messages are one line.
+    assert_eq!(RecordError::KingCount { color: "black", count: 2 }.to_string(), "2 black kings (exactly one needed)");
+}
+
+/// Text data lines from a few very short self-play games.
+fn generated_lines(games: u64, nodes: u64, seed: u64) -> Vec<String> {
+    let mut p = Player::new(1, nodes).unwrap();
+    let mut lines = Vec::new();
+    for i in 0..games {
+        lines.extend(p.play(seed, i, &[], 8).lines().lines().map(str::to_string));
+    }
+    lines
+}
+
+#[test]
+fn convert_text_bin_text_round_trip_with_dedup() {
+    let lines = generated_lines(6, 150, 3);
+    assert!(lines.len() > 100, "only {} lines", lines.len());
+    // The input: every line, then the first 20 again (duplicates), then three bad lines.
+    let mut text = lines.join("\n") + "\n";
+    for l in &lines[..20] {
+        text += &format!("{l}\n");
+    }
+    text += "not a data line\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 12 | 2.0\n";
+    text += "8/8/8/8/8/8/8/8 w - - 0 1 | 0 | 0.5\n";
+    let (txt, bin, back, bin2) = (temp_path("in.txt"), temp_path("a.bin"), temp_path("back.txt"), temp_path("b.bin"));
+    std::fs::write(&txt, &text).unwrap();
+
+    let unique = {
+        let mut seen = std::collections::HashSet::new();
+        lines.iter().filter(|l| seen.insert(record_of_line(l).unwrap().dedup_key())).count()
+    };
+    let cfg = convert::Config { inputs: vec![txt.clone()], out: bin.clone(), to: Format::Bin, dedup: true, force: false };
+    let s = convert::run(&cfg).unwrap();
+    assert_eq!(s.skipped, 3);
+    assert_eq!(s.read, lines.len() as u64 + 20);
+    assert_eq!(s.written, unique as u64);
+    assert_eq!(s.duplicates, s.read - s.written);
+    assert!(s.first_skipped[0].starts_with("skipped line"), "{:?}", s.first_skipped);
+    assert!(s.first_skipped[0].contains(&format!("line {}", lines.len() + 21)), "{:?}", s.first_skipped);
+    assert_eq!(std::fs::metadata(&bin).unwrap().len(), unique as u64 * RECORD_SIZE as u64);
+
+    // An existing output is refused without --force.
+    let e = convert::run(&cfg).unwrap_err();
+    assert!(e.contains("exists"), "{e}");
+
+    // Back to text: the unique lines in their first order, castling dropped.
+    let s = convert::run(&convert::Config { inputs: vec![bin.clone()], out: back.clone(), to: Format::Text, dedup: false, force: false })
+        .unwrap();
+    assert_eq!(s.written, unique as u64);
+    let mut seen = std::collections::HashSet::new();
+    let expected: Vec<String> = lines
+        .iter()
+        .filter(|l| seen.insert(record_of_line(l).unwrap().dedup_key()))
+        .map(|l| {
+            let (fen, rest) = l.split_once(" | ").unwrap();
+            format!("{} | {rest}", without_castling(fen))
+        })
+        .collect();
+    let got: Vec<String> = std::fs::read_to_string(&back).unwrap().lines().map(str::to_string).collect();
+    assert_eq!(got, expected);
+
+    // And to binary again: byte-identical.
+    convert::run(&convert::Config { inputs: vec![back.clone()], out: bin2.clone(), to: Format::Bin, dedup: true, force: false })
+        .unwrap();
+    assert_eq!(std::fs::read(&bin).unwrap(), std::fs::read(&bin2).unwrap());
+    for p in [txt, bin, back, bin2] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+#[test]
+fn bad_data_files_are_refused_with_their_own_messages() {
+    let short = temp_path("short.bin");
+    std::fs::write(&short, [0u8; 33]).unwrap();
+    let e = data::load(&[short.clone()]).unwrap_err();
+    assert!(e.contains(&short) && e.contains("not a multiple of 32"), "{e}");
+    let missing = temp_path("missing.bin");
+    let e = data::load(&[missing.clone()]).unwrap_err();
+    assert!(e.starts_with("cannot read") && e.contains(&missing), "{e}");
+
+    // Invalid records are skipped and counted, not fatal.
+    let mixed = temp_path("mixed.bin");
+    let good = Record::from_board(&Board::startpos(), 5, 1).to_bytes();
+    let mut bad = good;
+    bad[28] = 9;
+    let mut bytes = Vec::new();
+    for r in [good, bad, good, [0u8; 32]] {
+        bytes.extend_from_slice(&r);
+    }
+    std::fs::write(&mixed, &bytes).unwrap();
+    let (records, stats) = data::load(&[mixed.clone()]).unwrap();
+    assert_eq!((records.len(), stats.records, stats.invalid), (2, 2, 2));
+    assert!(stats.first_errors[0].contains("record 2: result 9"), "{:?}", stats.first_errors);
+
+    // The command line says it in one line and exits 2.
+    let o = Command::new(env!("CARGO_BIN_EXE_horizon")).args(["train", &short, "--out", &temp_path("x.nnue")]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: ") && err.contains("not a multiple of 32"), "{err}");
+    for p in [short, mixed] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// FNV-1a 64, written again here from its definition.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100000001b3))
+}
+
+/// A network decoded by the file specification.
+struct SpecNet {
+    n: usize,
+    w: Vec<i16>,
+    b: Vec<i16>,
+    ow: Vec<i16>,
+    ob: i32,
+}
+
+fn decode_spec(bytes: &[u8]) -> SpecNet {
+    let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    assert_eq!(&bytes[0..8], b"HZNNUE\0\0");
+    assert_eq!(u32_at(8), 1);
+    assert_eq!(u32_at(12), 768);
+    let n = u32_at(16) as usize;
+    assert_eq!(u32_at(20), 1);
+    assert_eq!((u32_at(24), u32_at(28), u32_at(32), u32_at(36)), (255, 64, 400, 0));
+    assert_eq!(bytes.len(), 40 + 768 * n * 2 + n * 2 + 2 * n * 2 + 4 + 8);
+    let end = bytes.len() - 8;
+    assert_eq!(u64::from_le_bytes(bytes[end..].try_into().unwrap()), fnv(&bytes[..end]), "checksum");
+    let i16s = |from: usize, count: usize| -> Vec<i16> {
+        bytes[from..from + 2 * count].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect()
+    };
+    let w = i16s(40, 768 * n);
+    let b = i16s(40 + 768 * n * 2, n);
+    let ow = i16s(40 + 769 * n * 2, 2 * n);
+    let o = 40 + 771 * n * 2;
+    let ob = i32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    SpecNet { n, w, b, ow, ob }
+}
+
+/// The engine's integer evaluation by the specification, for the side to move.
+fn spec_eval(net: &SpecNet, board: &Board) -> i32 {
+    let (qa, qb, scale) = (255i32, 64i32, 400i32);
+    let mut acc = [vec![0i16; net.n], vec![0i16; net.n]];
+    for (p, a) in acc.iter_mut().enumerate() {
+        a.copy_from_slice(&net.b);
+        for sq in 0..64usize {
+            let s = horizon::Square::from_index(sq);
+            let (Some(piece), Some(c)) = (board.piece_on(s), board.color_on(s)) else { continue };
+            let side = usize::from(c.index() != p);
+            let sqp = if p == 0 { sq } else { sq ^ 56 };
+            let f = (side * 6 + piece.index()) * 64 + sqp;
+            for j in 0..net.n {
+                a[j] = a[j].wrapping_add(net.w[f * net.n + j]);
+            }
+        }
+    }
+    let us = board.side_to_move().index();
+    let mut sum = 0i32;
+    for j in 0..net.n {
+        let u = (acc[us][j] as i32).clamp(0, qa);
+        let t = (acc[1 - us][j] as i32).clamp(0, qa);
+        sum += u * u * net.ow[j] as i32 + t * t * net.ow[net.n + j] as i32;
+    }
+    (sum / qa + net.ob) * scale / (qa * qb)
+}
+
+#[test]
+fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
+    // A few thousand positions from very short self-play games.
+    let lines = generated_lines(60, 120, 9);
+    assert!(lines.len() >= 2000, "only {} positions", lines.len());
+    let (txt, bin, net) = (temp_path("tiny.txt"), temp_path("tiny.bin"), temp_path("tiny.nnue"));
+    std::fs::write(&txt, lines.join("\n")).unwrap();
+    convert::run(&convert::Config { inputs: vec![txt.clone()], out: bin.clone(), to: Format::Bin, dedup: true, force: false })
+        .unwrap();
+
+    let mut cfg = Config::new(vec![bin.clone()], net.clone());
+    cfg.hidden = Some(32);
+    cfg.epochs = 8;
+    cfg.batch = 256;
+    cfg.threads = 2;
+    cfg.lr = 0.005;
+    cfg.val = Some(0.1);
+    cfg.seed = Some(5);
+    let mut lines_out = Vec::new();
+    let mut line = |s: &str| lines_out.push(s.to_string());
+    let mut progress = |_: &str| {};
+    // Four epochs, then resume for the other four.
+    cfg.epochs = 4;
+    let first = train::run(&cfg, &mut Output { line: &mut line, progress: &mut progress }).unwrap();
+    cfg.epochs = 8;
+    cfg.resume = Some(cfg.checkpoint.clone());
+    let second = train::run(&cfg, &mut Output { line: &mut line, progress: &mut progress }).unwrap();
+    assert_eq!(first.iter().map(|r| r.epoch).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    assert_eq!(second.iter().map(|r| r.epoch).collect::<Vec<_>>(), [5, 6, 7, 8]);
+    let v1 = first[0].val_loss.unwrap();
+    let v8 = second[3].val_loss.unwrap();
+    assert!(v8 < v1 * 0.9, "validation loss {v1} -> {v8}");
+    assert!(lines_out.iter().any(|l| l.starts_with("resuming after epoch 4")), "{lines_out:?}");
+
+    // The network file: by the specification, the checkpoint's weights quantised.
+    let bytes = std::fs::read(&net).unwrap();
+    let spec = decode_spec(&bytes);
+    assert_eq!(spec.n, 32);
+    let ckpt = Checkpoint::load(&cfg.checkpoint).unwrap();
+    assert_eq!(ckpt.epochs_done, 8);
+    let l = Layout { n: 32 };
+    let q = |x: f32, s: f32| (x * s).round() as i64;
+    assert!(ckpt.params[l.w()].iter().zip(&spec.w).all(|(&x, &y)| q(x, 255.0) == y as i64));
+    assert!(ckpt.params[l.b()].iter().zip(&spec.b).all(|(&x, &y)| q(x, 255.0) == y as i64));
+    assert!(ckpt.params[l.ow()].iter().zip(&spec.ow).all(|(&x, &y)| q(x, 64.0) == y as i64));
+    assert_eq!((ckpt.params[l.ob()] as f64 * 255.0 * 64.0).round() as i64, spec.ob as i64);
+
+    // The integer evaluation is the float network's on the quantised weights, up to the
+    // integer divisions (at most a centipawn or two).
+    let mut dequantised = vec![0.0f32; l.len()];
+    for (d, &w) in dequantised[l.w()].iter_mut().zip(&spec.w) {
+        *d = w as f32 / 255.0;
+    }
+    for (d, &w) in dequantised[l.b()].iter_mut().zip(&spec.b) {
+        *d = w as f32 / 255.0;
+    }
+    for (d, &w) in dequantised[l.ow()].iter_mut().zip(&spec.ow) {
+        *d = w as f32 / 64.0;
+    }
+    dequantised[l.ob()] = spec.ob as f32 / (255.0 * 64.0);
+    for (i, text) in lines.iter().enumerate().step_by(97) {
+        let rec = record_of_line(text).unwrap();
+        let board = rec.to_board().unwrap();
+        let float = eval_cp(&ckpt.params, 32, &rec.to_bytes(), 400.0);
+        let deq = eval_cp(&dequantised, 32, &rec.to_bytes(), 400.0);
+        let int = spec_eval(&spec, &board);
+        assert!((deq - int as f32).abs() <= 2.0, "line {i}: dequantised float {deq} int {int}");
+        assert!((float - int as f32).abs() <= 30.0 + 0.1 * float.abs(), "line {i}: float {float} int {int}");
+        // Colour symmetry of the float net: the mirrored position scores the same.
+        let mirrored = Record::from_board(&board.mirrored(), 0, 1);
+        let fm = eval_cp(&ckpt.params, 32, &mirrored.to_bytes(), 400.0);
+        assert!((float - fm).abs() < 0.01, "line {i}: {float} vs mirrored {fm}");
+    }
+
+    // Corrupt checkpoints are refused, each with its own message.
+    let ck = std::fs::read(&cfg.checkpoint).unwrap();
+    let bad = temp_path("bad.ckpt");
+    let mut flipped = ck.clone();
+    flipped[100] ^= 1;
+    for (bytes, want) in [
+        (ck[..ck.len() - 1].to_vec(), "size"),
+        (flipped, "bad checksum"),
+        (b"HZNNUE\0\0".repeat(10), "bad magic"),
+        (vec![1, 2, 3], "too short"),
+    ] {
+        std::fs::write(&bad, bytes).unwrap();
+        let e = Checkpoint::load(&bad).unwrap_err();
+        assert!(e.contains(want), "{e} lacks {want}");
+    }
+    // A --hidden that contradicts the checkpoint.
+    cfg.hidden = Some(64);
+    let e = train::run(&cfg, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap_err();
+    assert!(e.contains("differs"), "{e}");
+    for p in [txt, bin, net.clone(), format!("{net}.ckpt"), bad] {
+        let _ = std::fs::remove_file(p);
+    }
+}
