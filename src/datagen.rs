@@ -22,14 +22,20 @@
 //! Fields are separated by ` | `; lines end with `\n`. A game's positions are written
 //! together, in the order they were played.
 //!
+//! With `--format bin` each position is written instead as a 32-byte record (see
+//! [`crate::record`]; castling rights are not stored), for the network trainer.
+//!
 //! # How a game is played
 //!
 //! 1. **Opening.** The game starts from the start position, or from a line of the `--book`
 //!    EPD file chosen at random, followed by `--random-plies` random legal moves. An opening
 //!    after which the side to move already scores beyond [`OPENING_MAX_SCORE`] in the
 //!    first search is thrown away and another one drawn, so games start roughly balanced.
-//! 2. **Moves.** Each move is a search limited to `--nodes` nodes, one search thread, with
-//!    a transposition table and histories cleared at the start of every game.
+//! 2. **Moves.** Each move is a search limited to `--nodes` nodes (a hard limit: the
+//!    search stops mid-iteration), one search thread, with a transposition table and
+//!    histories cleared at the start of every game. With `--soft-nodes S` the search also
+//!    starts no new iteration once `S` nodes are reached, and `--nodes` (default
+//!    `S` × [`HARD_NODE_FACTOR`]) is the hard cap.
 //! 3. **End.** Checkmate, stalemate, threefold repetition, the fifty-move rule and
 //!    insufficient material end a game as the rules say. Adjudication ends it earlier: a
 //!    win when the score stays at or beyond [`WIN_SCORE`] for one side for [`WIN_PLIES`]
@@ -79,6 +85,8 @@ pub const DEFAULT_NODES: u64 = 5000;
 pub const DEFAULT_RANDOM_PLIES: usize = 8;
 /// ... and after a book position (the book lines are already varied).
 pub const DEFAULT_BOOK_RANDOM_PLIES: usize = 2;
+/// With `--soft-nodes S` and no `--nodes`, the hard cap per move is `S` times this.
+pub const HARD_NODE_FACTOR: u64 = 4;
 /// Default hash table size per thread, in MiB (a game at 5000 nodes a move fills a few).
 pub const DEFAULT_HASH_MB: usize = 8;
 
@@ -122,7 +130,10 @@ pub struct Config {
     pub out: String,
     pub games: u64,
     pub threads: usize,
+    /// Hard node cap per move (the search stops mid-iteration there).
     pub nodes: u64,
+    /// Soft node limit per move (`--soft-nodes`): no new iteration once reached.
+    pub soft_nodes: Option<u64>,
     pub seed: u64,
     /// Opening positions (FENs) from `--book`; empty: the start position.
     pub book: Vec<String>,
@@ -253,6 +264,7 @@ pub struct Player {
     searcher: Searcher,
     tt: Arc<TranspositionTable>,
     nodes: u64,
+    soft_nodes: Option<u64>,
 }
 
 impl Player {
@@ -260,11 +272,23 @@ impl Player {
     pub fn new(hash_mb: usize, nodes: u64) -> Result<Player, String> {
         let tt = Arc::new(TranspositionTable::try_new(hash_mb).map_err(|e| e.to_string())?);
         let searcher = Searcher::new(tt.clone(), Arc::new(Control::default()));
-        Ok(Player { searcher, tt, nodes: nodes.max(1) })
+        Ok(Player { searcher, tt, nodes: nodes.max(1), soft_nodes: None })
+    }
+
+    /// Also stops each search after the iteration that reaches `soft` nodes.
+    pub fn with_soft_nodes(mut self, soft: Option<u64>) -> Player {
+        self.soft_nodes = soft;
+        self
     }
 
     fn search(&mut self, board: &Board) -> SearchResult {
-        let limits = Limits { nodes: Some(self.nodes), multipv: 1, clock: Clock::default(), ..Limits::default() };
+        let limits = Limits {
+            nodes: Some(self.nodes),
+            soft_nodes: self.soft_nodes,
+            multipv: 1,
+            clock: Clock::default(),
+            ..Limits::default()
+        };
         self.searcher.search(board, limits, &mut Silent)
     }
 
@@ -407,7 +431,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
     // Allocate every thread's table before starting, so a too-large --hash fails cleanly.
     let mut players = Vec::with_capacity(cfg.threads);
     for _ in 0..cfg.threads {
-        players.push(Player::new(cfg.hash_mb, cfg.nodes)?);
+        players.push(Player::new(cfg.hash_mb, cfg.nodes)?.with_soft_nodes(cfg.soft_nodes));
     }
     let start = Instant::now();
     let tty = std::io::stderr().is_terminal();
@@ -555,14 +579,14 @@ pub fn read_book(path: &str) -> Result<Vec<String>, String> {
     Ok(fens)
 }
 
-const USAGE: &str = "usage: horizon datagen --out FILE --games N [--threads T] [--nodes N] [--seed S] \
+const USAGE: &str = "usage: horizon datagen --out FILE --games N [--threads T] [--nodes N] [--soft-nodes S] [--seed S] \
 [--book FILE] [--random-plies K] [--hash MB] [--format text|bin] [--append | --force]";
 
 /// Parses the `datagen` arguments.
 pub fn parse_args(args: &[String]) -> Result<Config, String> {
     let (pos, flags) = split_args(
         args,
-        &["--out", "--games", "--threads", "--nodes", "--seed", "--book", "--random-plies", "--hash", "--format"],
+        &["--out", "--games", "--threads", "--nodes", "--seed", "--book", "--random-plies", "--hash", "--format", "--soft-nodes"],
         &["--append", "--force"],
     )
     .map_err(|e| e.to_string())?;
@@ -575,6 +599,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
         games: 0,
         threads: 1,
         nodes: DEFAULT_NODES,
+        soft_nodes: None,
         seed: 1,
         book: Vec::new(),
         random_plies: 0,
@@ -583,12 +608,14 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
         format: Format::Text,
     };
     let (mut append, mut force) = (false, false);
+    let mut hard = None;
     for &(f, v) in &flags {
         match f {
             "--out" => out = Some(v.to_string()),
             "--games" => games = Some(num_in(f, v, 1, 1 << 40)?),
             "--threads" => cfg.threads = num_in(f, v, 1, 256)?,
-            "--nodes" => cfg.nodes = num_in(f, v, 1, 1 << 40)?,
+            "--nodes" => hard = Some(num_in(f, v, 1, 1 << 40)?),
+            "--soft-nodes" => cfg.soft_nodes = Some(num_in(f, v, 1, 1 << 38)?),
             "--seed" => cfg.seed = parse_num(f, v).map_err(|e| e.to_string())?,
             "--book" => book_path = Some(v),
             "--random-plies" => random_plies = Some(num_in(f, v, 0, 200)?),
@@ -607,6 +634,13 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
     }
     cfg.out = out.filter(|o| !o.is_empty()).ok_or_else(|| format!("--out FILE is required ({USAGE})"))?;
     cfg.games = games.ok_or_else(|| format!("--games N is required ({USAGE})"))?;
+    // `--nodes` alone is a hard limit (as always); with `--soft-nodes` it is the hard cap.
+    cfg.nodes = match (hard, cfg.soft_nodes) {
+        (Some(h), Some(s)) if h < s => return Err(format!("--nodes {h} (the hard cap) is below --soft-nodes {s}")),
+        (Some(h), _) => h,
+        (None, Some(s)) => s * HARD_NODE_FACTOR,
+        (None, None) => DEFAULT_NODES,
+    };
     cfg.existing = match (append, force) {
         (true, true) => return Err("--append and --force exclude each other".into()),
         (true, false) => Existing::Append,

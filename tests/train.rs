@@ -388,3 +388,28 @@ fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
         let _ = std::fs::remove_file(p);
     }
 }
+
+#[test]
+fn datagen_format_bin_and_soft_nodes() {
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_horizon")).args(args).output().unwrap();
+    let (txt, bin) = (temp_path("dg.txt"), temp_path("dg.bin"));
+    let base = ["--games", "2", "--soft-nodes", "200", "--seed", "4"];
+    let o = run(&[&["datagen", "--out", &txt][..], &base].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&[&["datagen", "--out", &bin, "--format", "bin"][..], &base].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The same games: every text line is the record's position.
+    let text = std::fs::read_to_string(&txt).unwrap();
+    let bytes = std::fs::read(&bin).unwrap();
+    assert_eq!(bytes.len(), text.lines().count() * RECORD_SIZE);
+    for (line, raw) in text.lines().zip(bytes.chunks_exact(RECORD_SIZE)) {
+        assert_eq!(record_of_line(line).unwrap().to_bytes(), raw);
+    }
+    // A hard cap below the soft limit is refused.
+    let o = run(&["datagen", "--out", &temp_path("x.txt"), "--games", "1", "--nodes", "100", "--soft-nodes", "200"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("below --soft-nodes"));
+    for p in [txt, bin] {
+        let _ = std::fs::remove_file(p);
+    }
+}

@@ -120,6 +120,9 @@ impl Searcher {
             if self.stopped {
                 break 'deepening;
             }
+            if self.limits.soft_nodes.is_some_and(|soft| self.stats.nodes >= soft) {
+                break 'deepening;
+            }
             // Time decisions are the main thread's (helpers have no clock and stop with it).
             if self.thread_id == 0 {
                 let share = (multipv == 1).then(|| self.node_share(best));

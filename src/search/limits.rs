@@ -10,6 +10,9 @@ use std::sync::atomic::AtomicBool;
 pub struct Limits {
     pub depth: Option<i32>,
     pub nodes: Option<u64>,
+    /// Stop after the iteration during which this many nodes were reached (a soft limit:
+    /// iterations are finished; `nodes` stays the hard cap).
+    pub soft_nodes: Option<u64>,
     /// Stop once a mate in at most this many moves is found.
     pub mate: Option<i32>,
     pub clock: Clock,

@@ -466,6 +466,7 @@ impl Engine {
         let limits = Limits {
             depth: g.depth,
             nodes: g.nodes,
+            soft_nodes: None,
             mate: g.mate,
             clock: g.clock(white),
             infinite: g.infinite,
