@@ -58,11 +58,15 @@ fn start_position_record_bytes() {
     // c1 bishop (2), d1 queen (4); e1 king (5), f1 bishop (2).
     assert_eq!(r[9], 0x42);
     assert_eq!(r[10], 0x25);
+    // g1 knight (1), h1 rook (3).
+    assert_eq!(r[11], 0x31);
     // Eight white pawns: bytes 12..16 are 0x00.
     assert_eq!(&r[12..16], &[0, 0, 0, 0]);
     // Black pawns (8) then a8 rook (11), b8 knight (9).
     assert_eq!(&r[16..20], &[0x88; 4]);
     assert_eq!(r[20], 0x9B);
+    // c8 bishop (10), d8 queen (12).
+    assert_eq!(r[21], 0xCA);
     // e8 king (13), f8 bishop (10) in byte 22; g8 knight (9), h8 rook (11) in byte 23.
     assert_eq!(r[22], 0xAD);
     assert_eq!(r[23], 0xB9);
