@@ -417,3 +417,37 @@ fn datagen_format_bin_and_soft_nodes() {
         let _ = std::fs::remove_file(p);
     }
 }
+
+/// The quantisation error of a real network: set `HORIZON_CKPT` (a trainer checkpoint) and
+/// `HORIZON_DATA` (a binary data file), then
+/// `cargo test --release --test train -- --ignored --nocapture quantisation_error`.
+#[test]
+#[ignore]
+fn quantisation_error() {
+    let (Ok(ckpt), Ok(data)) = (std::env::var("HORIZON_CKPT"), std::env::var("HORIZON_DATA")) else {
+        eprintln!("set HORIZON_CKPT and HORIZON_DATA");
+        return;
+    };
+    let ckpt = Checkpoint::load(&ckpt).unwrap();
+    let n = ckpt.hidden;
+    let spec = decode_spec(&horizon::train::export::network_bytes(&ckpt.params, n));
+    let bytes = std::fs::read(&data).unwrap();
+    let (mut sum, mut max, mut count, mut sum_abs) = (0.0f64, 0.0f64, 0usize, 0.0f64);
+    for raw in bytes.chunks_exact(RECORD_SIZE).take(20_000) {
+        let raw: &[u8; 32] = raw.try_into().unwrap();
+        let rec = Record::from_bytes(raw).unwrap();
+        let Ok(board) = rec.to_board() else { continue };
+        let float = eval_cp(&ckpt.params, n, raw, 400.0) as f64;
+        let int = spec_eval(&spec, &board) as f64;
+        sum += (float - int).abs();
+        sum_abs += float.abs();
+        max = max.max((float - int).abs());
+        count += 1;
+    }
+    println!(
+        "{count} positions: mean |float - int| {:.2} cp, max {:.1} cp, mean |eval| {:.1} cp",
+        sum / count as f64,
+        max,
+        sum_abs / count as f64
+    );
+}
