@@ -44,9 +44,15 @@ pub type RawRecord = [u8; RECORD_SIZE];
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordError {
     TooManyPieces(u32),
-    BadNibble { index: usize, value: u8 },
+    BadNibble {
+        index: usize,
+        value: u8,
+    },
     NonZeroPadding,
-    KingCount { color: &'static str, count: u32 },
+    KingCount {
+        color: &'static str,
+        count: u32,
+    },
     PawnOnBackRank,
     BadSide(u8),
     BadEnPassant(u8),

@@ -158,7 +158,8 @@ fn convert_text_bin_text_round_trip_with_dedup() {
         let mut seen = std::collections::HashSet::new();
         lines.iter().filter(|l| seen.insert(record_of_line(l).unwrap().dedup_key())).count()
     };
-    let cfg = convert::Config { inputs: vec![txt.clone()], out: bin.clone(), to: Format::Bin, dedup: true, force: false };
+    let cfg =
+        convert::Config { inputs: vec![txt.clone()], out: bin.clone(), to: Format::Bin, dedup: true, force: false };
     let s = convert::run(&cfg).unwrap();
     assert_eq!(s.skipped, 3);
     assert_eq!(s.read, lines.len() as u64 + 20);
@@ -173,8 +174,14 @@ fn convert_text_bin_text_round_trip_with_dedup() {
     assert!(e.contains("exists"), "{e}");
 
     // Back to text: the unique lines in their first order, castling dropped.
-    let s = convert::run(&convert::Config { inputs: vec![bin.clone()], out: back.clone(), to: Format::Text, dedup: false, force: false })
-        .unwrap();
+    let s = convert::run(&convert::Config {
+        inputs: vec![bin.clone()],
+        out: back.clone(),
+        to: Format::Text,
+        dedup: false,
+        force: false,
+    })
+    .unwrap();
     assert_eq!(s.written, unique as u64);
     let mut seen = std::collections::HashSet::new();
     let expected: Vec<String> = lines
@@ -189,8 +196,14 @@ fn convert_text_bin_text_round_trip_with_dedup() {
     assert_eq!(got, expected);
 
     // And to binary again: byte-identical.
-    convert::run(&convert::Config { inputs: vec![back.clone()], out: bin2.clone(), to: Format::Bin, dedup: true, force: false })
-        .unwrap();
+    convert::run(&convert::Config {
+        inputs: vec![back.clone()],
+        out: bin2.clone(),
+        to: Format::Bin,
+        dedup: true,
+        force: false,
+    })
+    .unwrap();
     assert_eq!(std::fs::read(&bin).unwrap(), std::fs::read(&bin2).unwrap());
     for p in [txt, bin, back, bin2] {
         let _ = std::fs::remove_file(p);
@@ -201,10 +214,10 @@ fn convert_text_bin_text_round_trip_with_dedup() {
 fn bad_data_files_are_refused_with_their_own_messages() {
     let short = temp_path("short.bin");
     std::fs::write(&short, [0u8; 33]).unwrap();
-    let e = data::load(&[short.clone()]).unwrap_err();
+    let e = data::load(std::slice::from_ref(&short)).unwrap_err();
     assert!(e.contains(&short) && e.contains("not a multiple of 32"), "{e}");
     let missing = temp_path("missing.bin");
-    let e = data::load(&[missing.clone()]).unwrap_err();
+    let e = data::load(std::slice::from_ref(&missing)).unwrap_err();
     assert!(e.starts_with("cannot read") && e.contains(&missing), "{e}");
 
     // Invalid records are skipped and counted, not fatal.
@@ -217,12 +230,15 @@ fn bad_data_files_are_refused_with_their_own_messages() {
         bytes.extend_from_slice(&r);
     }
     std::fs::write(&mixed, &bytes).unwrap();
-    let (records, stats) = data::load(&[mixed.clone()]).unwrap();
+    let (records, stats) = data::load(std::slice::from_ref(&mixed)).unwrap();
     assert_eq!((records.len(), stats.records, stats.invalid), (2, 2, 2));
     assert!(stats.first_errors[0].contains("record 2: result 9"), "{:?}", stats.first_errors);
 
     // The command line says it in one line and exits 2.
-    let o = Command::new(env!("CARGO_BIN_EXE_horizon")).args(["train", &short, "--out", &temp_path("x.nnue")]).output().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_horizon"))
+        .args(["train", &short, "--out", &temp_path("x.nnue")])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -280,17 +296,17 @@ fn spec_eval(net: &SpecNet, board: &Board) -> i32 {
             let side = usize::from(c.index() != p);
             let sqp = if p == 0 { sq } else { sq ^ 56 };
             let f = (side * 6 + piece.index()) * 64 + sqp;
-            for j in 0..net.n {
-                a[j] = a[j].wrapping_add(net.w[f * net.n + j]);
+            for (x, &w) in a.iter_mut().zip(&net.w[f * net.n..(f + 1) * net.n]) {
+                *x = x.wrapping_add(w);
             }
         }
     }
     let us = board.side_to_move().index();
     let mut sum = 0i32;
-    for j in 0..net.n {
-        let u = (acc[us][j] as i32).clamp(0, qa);
-        let t = (acc[1 - us][j] as i32).clamp(0, qa);
-        sum += u * u * net.ow[j] as i32 + t * t * net.ow[net.n + j] as i32;
+    let (ow_us, ow_them) = net.ow.split_at(net.n);
+    for (((&u, &t), &wu), &wt) in acc[us].iter().zip(&acc[1 - us]).zip(ow_us).zip(ow_them) {
+        let (u, t) = ((u as i32).clamp(0, qa), (t as i32).clamp(0, qa));
+        sum += u * u * wu as i32 + t * t * wt as i32;
     }
     (sum / qa + net.ob) * scale / (qa * qb)
 }
@@ -302,8 +318,14 @@ fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
     assert!(lines.len() >= 2000, "only {} positions", lines.len());
     let (txt, bin, net) = (temp_path("tiny.txt"), temp_path("tiny.bin"), temp_path("tiny.nnue"));
     std::fs::write(&txt, lines.join("\n")).unwrap();
-    convert::run(&convert::Config { inputs: vec![txt.clone()], out: bin.clone(), to: Format::Bin, dedup: true, force: false })
-        .unwrap();
+    convert::run(&convert::Config {
+        inputs: vec![txt.clone()],
+        out: bin.clone(),
+        to: Format::Bin,
+        dedup: true,
+        force: false,
+    })
+    .unwrap();
 
     let mut cfg = Config::new(vec![bin.clone()], net.clone());
     cfg.hidden = Some(32);

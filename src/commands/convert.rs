@@ -8,8 +8,8 @@ const USAGE: &str = "usage: horizon convert IN... --out OUT [--to bin|text] [--d
 
 /// Parses the arguments into a conversion.
 pub fn parse_args(args: &[String]) -> Result<convert::Config, String> {
-    let (pos, flags) =
-        split_args(args, &["--out", "--to"], &["--dedup", "--no-dedup", "--force"]).map_err(|e| format!("{e} ({USAGE})"))?;
+    let (pos, flags) = split_args(args, &["--out", "--to"], &["--dedup", "--no-dedup", "--force"])
+        .map_err(|e| format!("{e} ({USAGE})"))?;
     if pos.is_empty() {
         return Err(format!("no input files ({USAGE})"));
     }

@@ -51,7 +51,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
         match f {
             "--hidden" => {
                 let h: usize = num(f, v, 16, 4096)?;
-                if h % 16 != 0 {
+                if !h.is_multiple_of(16) {
                     return Err(format!("--hidden must be a multiple of 16, got {h}"));
                 }
                 cfg.hidden = Some(h);

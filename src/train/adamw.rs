@@ -1,6 +1,6 @@
 //! AdamW: Adam with decoupled weight decay, and the clipping the network file needs.
 
-use super::export::{QB};
+use super::export::QB;
 use super::network::{Layout, FEATURE_CLIP};
 
 /// First-moment decay.

@@ -81,7 +81,7 @@ impl Checkpoint {
             return Err(format!("checkpoint: format version {version} (this build reads {VERSION})"));
         }
         let hidden = u32_at(12) as usize;
-        if hidden == 0 || hidden > MAX_HIDDEN || hidden % HIDDEN_MULTIPLE != 0 {
+        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_MULTIPLE) {
             return Err(format!("checkpoint: hidden size {hidden} out of range"));
         }
         let want = size_for(hidden);
@@ -96,7 +96,10 @@ impl Checkpoint {
         let p = Layout { n: hidden }.len();
         let floats = |k: usize| -> Vec<f32> {
             let start = HEADER_SIZE + k * 4 * p;
-            b[start..start + 4 * p].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
+            b[start..start + 4 * p]
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+                .collect()
         };
         let val_share = f32::from_le_bytes(b[20..24].try_into().expect("4 bytes"));
         Ok(Checkpoint {

@@ -95,7 +95,7 @@ impl<W: Write> Sink<W> {
 
     fn put(&mut self, r: &Record) -> Result<(), String> {
         self.stats.read += 1;
-        if self.stats.read % PROGRESS_CHECK == 0 {
+        if self.stats.read.is_multiple_of(PROGRESS_CHECK) {
             self.progress();
         }
         if let Some(seen) = &mut self.seen {

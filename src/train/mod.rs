@@ -140,7 +140,13 @@ struct Worker {
 }
 
 /// The mean loss of `records` (forward only), over `workers.len()` threads.
-fn mean_loss(params: &[f32], n: usize, records: &[crate::record::RawRecord], spec: LossSpec, workers: &mut [Worker]) -> f64 {
+fn mean_loss(
+    params: &[f32],
+    n: usize,
+    records: &[crate::record::RawRecord],
+    spec: LossSpec,
+    workers: &mut [Worker],
+) -> f64 {
     if records.is_empty() {
         return 0.0;
     }
@@ -211,10 +217,14 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, String> {
             }
             (c.hidden, c.seed, c.val_share)
         }
-        None => (cfg.hidden.unwrap_or(DEFAULT_HIDDEN), cfg.seed.unwrap_or(DEFAULT_SEED), cfg.val.unwrap_or(DEFAULT_VAL)),
+        None => {
+            (cfg.hidden.unwrap_or(DEFAULT_HIDDEN), cfg.seed.unwrap_or(DEFAULT_SEED), cfg.val.unwrap_or(DEFAULT_VAL))
+        }
     };
-    if n == 0 || n > MAX_HIDDEN || n % HIDDEN_MULTIPLE != 0 {
-        return Err(format!("hidden size {n} must be a multiple of {HIDDEN_MULTIPLE} from {HIDDEN_MULTIPLE} to {MAX_HIDDEN}"));
+    if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_MULTIPLE) {
+        return Err(format!(
+            "hidden size {n} must be a multiple of {HIDDEN_MULTIPLE} from {HIDDEN_MULTIPLE} to {MAX_HIDDEN}"
+        ));
     }
     let layout = Layout { n };
 
@@ -248,7 +258,11 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, String> {
     let (mut params, mut adam, first_epoch) = match resumed {
         Some(c) => {
             rng = Rng::new(c.rng_state);
-            (out.line)(&format!("resuming after epoch {} from '{}'", c.epochs_done, cfg.resume.as_deref().unwrap_or("")));
+            (out.line)(&format!(
+                "resuming after epoch {} from '{}'",
+                c.epochs_done,
+                cfg.resume.as_deref().unwrap_or("")
+            ));
             (c.params, c.adam, c.epochs_done + 1)
         }
         None => {

@@ -174,7 +174,7 @@ fn screlu_dot(acc: &[f32], w: &[f32]) -> f32 {
     let mut s = [0.0f32; HIDDEN_MULTIPLE];
     for (a, w) in acc.chunks_exact(HIDDEN_MULTIPLE).zip(w.chunks_exact(HIDDEN_MULTIPLE)) {
         for k in 0..HIDDEN_MULTIPLE {
-            let x = a[k].max(0.0).min(1.0);
+            let x = a[k].clamp(0.0, 1.0);
             s[k] += x * x * w[k];
         }
     }
@@ -235,8 +235,8 @@ fn run_slice_body(
         gob[0] += d_out;
         let (gow_us, gow_them) = gow.split_at_mut(n);
         for j in 0..n {
-            let a_us = s.acc_us[j].max(0.0).min(1.0);
-            let a_them = s.acc_them[j].max(0.0).min(1.0);
+            let a_us = s.acc_us[j].clamp(0.0, 1.0);
+            let a_them = s.acc_them[j].clamp(0.0, 1.0);
             gow_us[j] += d_out * a_us * a_us;
             gow_them[j] += d_out * a_them * a_them;
             // SCReLU's slope is 2x inside (0, 1) and 0 outside.
