@@ -473,3 +473,28 @@ fn quantisation_error() {
         sum_abs / count as f64
     );
 }
+
+#[test]
+fn convert_reads_text_from_stdin_on_the_command_line() {
+    use std::io::Write;
+    let lines = generated_lines(2, 150, 21);
+    let out = temp_path("stdin.bin");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_horizon"))
+        .args(["convert", "-", "--out", &out])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = lines.join("\n") + "\n";
+    input += &format!("{}\nbroken | line\n", lines[0]);
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let n = lines.len();
+    assert!(err.contains(&format!("skipped line {} of 'stdin': expected", n + 2)), "{err}");
+    assert!(err.contains(&format!("read {}, duplicates dropped", n + 1)) && err.contains("skipped 1"), "{err}");
+    let size = std::fs::metadata(&out).unwrap().len() as usize;
+    assert!(size.is_multiple_of(RECORD_SIZE) && size / RECORD_SIZE < n + 1, "{size} bytes for {n} lines");
+    let _ = std::fs::remove_file(out);
+}
