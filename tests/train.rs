@@ -311,6 +311,9 @@ fn spec_eval(net: &SpecNet, board: &Board) -> i32 {
     (sum / qa + net.ob) * scale / (qa * qb)
 }
 
+/// The tiny run's hidden size: the engine's (its network reader is built for one size).
+const TINY_HIDDEN: usize = horizon::eval::nnue::HIDDEN;
+
 #[test]
 fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
     // A few thousand positions from very short self-play games.
@@ -328,7 +331,7 @@ fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
     .unwrap();
 
     let mut cfg = Config::new(vec![bin.clone()], net.clone());
-    cfg.hidden = Some(32);
+    cfg.hidden = Some(TINY_HIDDEN);
     cfg.epochs = 8;
     cfg.batch = 256;
     cfg.threads = 2;
@@ -354,16 +357,17 @@ fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
     // The network file: by the specification, the checkpoint's weights quantised.
     let bytes = std::fs::read(&net).unwrap();
     let spec = decode_spec(&bytes);
-    assert_eq!(spec.n, 32);
+    assert_eq!(spec.n, TINY_HIDDEN);
     let ckpt = Checkpoint::load(&cfg.checkpoint).unwrap();
     assert_eq!(ckpt.epochs_done, 8);
-    let l = Layout { n: 32 };
+    let l = Layout { n: TINY_HIDDEN };
     let q = |x: f32, s: f32| (x * s).round() as i64;
     assert!(ckpt.params[l.w()].iter().zip(&spec.w).all(|(&x, &y)| q(x, 255.0) == y as i64));
     assert!(ckpt.params[l.b()].iter().zip(&spec.b).all(|(&x, &y)| q(x, 255.0) == y as i64));
     assert!(ckpt.params[l.ow()].iter().zip(&spec.ow).all(|(&x, &y)| q(x, 64.0) == y as i64));
     assert_eq!((ckpt.params[l.ob()] as f64 * 255.0 * 64.0).round() as i64, spec.ob as i64);
 
+    let engine_net = horizon::eval::nnue::network::Network::from_bytes(&bytes).expect("the engine reads the file");
     // The integer evaluation is the float network's on the quantised weights, up to the
     // integer divisions (at most a centipawn or two).
     let mut dequantised = vec![0.0f32; l.len()];
@@ -380,14 +384,16 @@ fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
     for (i, text) in lines.iter().enumerate().step_by(97) {
         let rec = record_of_line(text).unwrap();
         let board = rec.to_board().unwrap();
-        let float = eval_cp(&ckpt.params, 32, &rec.to_bytes(), 400.0);
-        let deq = eval_cp(&dequantised, 32, &rec.to_bytes(), 400.0);
+        let float = eval_cp(&ckpt.params, TINY_HIDDEN, &rec.to_bytes(), 400.0);
+        let deq = eval_cp(&dequantised, TINY_HIDDEN, &rec.to_bytes(), 400.0);
         let int = spec_eval(&spec, &board);
         assert!((deq - int as f32).abs() <= 2.0, "line {i}: dequantised float {deq} int {int}");
+        // The engine's reader and evaluation give the same integer.
+        assert_eq!(horizon::eval::nnue::evaluate_board(&engine_net, &board), int, "line {i}");
         assert!((float - int as f32).abs() <= 30.0 + 0.1 * float.abs(), "line {i}: float {float} int {int}");
         // Colour symmetry of the float net: the mirrored position scores the same.
         let mirrored = Record::from_board(&board.mirrored(), 0, 1);
-        let fm = eval_cp(&ckpt.params, 32, &mirrored.to_bytes(), 400.0);
+        let fm = eval_cp(&ckpt.params, TINY_HIDDEN, &mirrored.to_bytes(), 400.0);
         assert!((float - fm).abs() < 0.01, "line {i}: {float} vs mirrored {fm}");
     }
 

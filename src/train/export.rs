@@ -22,30 +22,13 @@
 //! `eval = (Σ screlu(us)·ow_us + Σ screlu(them)·ow_them) / QA + ob) · SCALE / (QA · QB)` with
 //! `screlu(x) = clamp(x, 0, QA)²`.
 
-use super::network::{Layout, INPUTS};
-use crate::record::fnv1a64;
+use super::network::Layout;
+use crate::eval::nnue::network::{fnv1a64, ACTIVATION_SCRELU, MAGIC, VERSION};
+use crate::eval::nnue::INPUTS;
 
-/// File magic.
-pub const MAGIC: &[u8; 8] = b"HZNNUE\0\0";
-/// File format version.
-pub const VERSION: u32 = 1;
-/// Activation code for SCReLU.
-pub const ACTIVATION_SCRELU: u32 = 1;
-/// Accumulator quantisation: 1.0 in the float net is `QA` in the engine.
-pub const QA: i32 = 255;
-/// Output-weight quantisation.
-pub const QB: i32 = 64;
-/// `out · SCALE` is centipawns.
-pub const SCALE: i32 = 400;
-/// Bytes before the weights.
-pub const HEADER_SIZE: usize = 40;
-/// Bytes of the checksum at the end.
-pub const CHECKSUM_SIZE: usize = 8;
-
-/// The exact size of a file with hidden size `n`.
-pub fn file_size(n: usize) -> usize {
-    HEADER_SIZE + INPUTS * n * 2 + n * 2 + 2 * n * 2 + 4 + CHECKSUM_SIZE
-}
+// The format's constants are the engine's reader's, defined once in `eval::nnue`.
+pub use crate::eval::nnue::network::file_size;
+pub use crate::eval::nnue::{QA, QB, SCALE};
 
 /// `round(x · scale)` as an i16, saturating (clipping during training keeps it in range).
 fn q16(x: f32, scale: i32) -> i16 {
@@ -56,7 +39,7 @@ fn q16(x: f32, scale: i32) -> i16 {
 pub fn network_bytes(params: &[f32], n: usize) -> Vec<u8> {
     let l = Layout { n };
     let mut out = Vec::with_capacity(file_size(n));
-    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&MAGIC);
     for v in [VERSION, INPUTS as u32, n as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32, 0] {
         out.extend_from_slice(&v.to_le_bytes());
     }

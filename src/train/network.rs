@@ -11,13 +11,11 @@
 
 use crate::record::RawRecord;
 
-/// Inputs per perspective: 2 sides × 6 pieces × 64 squares.
-pub const INPUTS: usize = 768;
-/// Hidden sizes must be a multiple of this (the file format's rule; also the width of the
-/// partial sums below).
-pub const HIDDEN_MULTIPLE: usize = 16;
-/// Largest hidden size the file format allows.
-pub const MAX_HIDDEN: usize = 4096;
+/// Inputs per perspective (2 sides × 6 pieces × 64 squares), the hidden sizes the file
+/// format allows (a multiple of `HIDDEN_MULTIPLE`, also the width of the partial sums below,
+/// up to `MAX_HIDDEN`): the engine's definitions.
+pub use crate::eval::nnue::network::{HIDDEN_MULTIPLE, MAX_HIDDEN};
+pub use crate::eval::nnue::INPUTS;
 /// Most pieces on the board, hence active features per perspective.
 pub const MAX_ACTIVE: usize = 32;
 /// Initial first-layer weights are uniform in ±this (30 active inputs give accumulators of
