@@ -34,7 +34,7 @@ fn main() {
         Some(_) if commands::genfens::is_genfens(&args) => commands::genfens::command(&args),
         Some("perft") => cli::perft_command(&args[1..]),
         Some("perft-suite") => cli::perft_suite_command(&args[1..]),
-        Some("perft-diff") => horizon::perft_diff::command(&args[1..]),
+        Some("perft-diff") => horizon::perft::diff::command(&args[1..]),
         Some("bench") => cli::bench_command(&args[1..]),
         Some("see") => cli::see_command(&args[1..]),
         Some("epd") => cli::epd_command(&args[1..]),
