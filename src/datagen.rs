@@ -56,7 +56,7 @@
 //! lock. Stopping the program (Ctrl-C, `kill`) loses only the games being played.
 
 use crate::board::{Board, START_FEN};
-use crate::cli::{parse_num, split_args, EXIT_USAGE};
+use crate::error::{FenError, HashAllocError};
 use crate::eval::evaluate;
 use crate::search::movepick::is_tactical;
 use crate::search::params::MATE_BOUND;
@@ -67,7 +67,8 @@ use crate::types::Color;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Write};
+use std::fmt;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -99,10 +100,6 @@ pub const DRAW_MIN_PLY: usize = 80;
 /// A game still running after this many plies is scored a draw.
 pub const MAX_GAME_PLIES: usize = 600;
 
-/// Progress is redrawn this often on a terminal ...
-const PROGRESS_TTY: Duration = Duration::from_millis(500);
-/// ... and printed as a new line this often into a log file.
-const PROGRESS_LOG: Duration = Duration::from_secs(30);
 
 /// What to do with an output file that already exists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,7 +125,80 @@ pub struct Config {
     pub random_plies: usize,
     pub hash_mb: usize,
     pub existing: Existing,
+    /// How often the runner reports its progress (see [`run`]).
+    pub report_every: Duration,
 }
+
+impl Config {
+    /// The defaults for writing `games` games to `out`.
+    pub fn new(out: impl Into<String>, games: u64) -> Config {
+        Config {
+            out: out.into(),
+            games,
+            threads: 1,
+            nodes: DEFAULT_NODES,
+            seed: 1,
+            book: Vec::new(),
+            random_plies: DEFAULT_RANDOM_PLIES,
+            hash_mb: DEFAULT_HASH_MB,
+            existing: Existing::Refuse,
+            report_every: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Why a run could not start or stopped.
+#[derive(Debug)]
+pub enum DatagenError {
+    /// The output file exists and neither appending nor overwriting was asked for.
+    Exists(String),
+    /// The output file could not be opened (path, reason).
+    Open(String, std::io::Error),
+    /// Writing a game failed part way through the run (path, reason).
+    Write(String, std::io::Error),
+    /// A hash table could not be allocated.
+    Hash(HashAllocError),
+}
+
+impl fmt::Display for DatagenError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            DatagenError::Exists(p) => {
+                write!(f, "'{p}' exists; add --append to add games to it or --force to replace it")
+            }
+            DatagenError::Open(p, e) | DatagenError::Write(p, e) => write!(f, "cannot write '{p}': {e}"),
+            DatagenError::Hash(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for DatagenError {}
+
+/// Why a `--book` file could not be used.
+#[derive(Debug)]
+pub enum BookError {
+    /// The file could not be read (path, reason).
+    Read(String, std::io::Error),
+    /// A line is not a position (path, line number, why).
+    Fen(String, usize, FenError),
+    /// A line's position has no legal move (path, line number).
+    Over(String, usize),
+    /// No position in the file.
+    Empty(String),
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            BookError::Read(p, e) => write!(f, "cannot read book '{p}': {e}"),
+            BookError::Fen(p, line, e) => write!(f, "book '{p}' line {line}: {e}"),
+            BookError::Over(p, line) => write!(f, "book '{p}' line {line}: the game is already over"),
+            BookError::Empty(p) => write!(f, "book '{p}' has no positions"),
+        }
+    }
+}
+
+impl std::error::Error for BookError {}
 
 /// A game's result from White's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,8 +305,8 @@ pub struct Player {
 
 impl Player {
     /// A player with a hash table of `hash_mb` MiB searching `nodes` nodes a move.
-    pub fn new(hash_mb: usize, nodes: u64) -> Result<Player, String> {
-        let tt = Arc::new(TranspositionTable::try_new(hash_mb).map_err(|e| e.to_string())?);
+    pub fn new(hash_mb: usize, nodes: u64) -> Result<Player, HashAllocError> {
+        let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
         let searcher = Searcher::new(tt.clone(), Arc::new(Control::default()));
         Ok(Player { searcher, tt, nodes: nodes.max(1) })
     }
@@ -362,6 +432,19 @@ fn game_over(board: &Board) -> Option<Outcome> {
     None
 }
 
+/// Where a run stands: games written (of `total`), positions, plies and results so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Status {
+    pub games: u64,
+    pub total: u64,
+    pub positions: u64,
+    /// Plies played after the openings, summed over the games.
+    pub plies: u64,
+    /// Games won by White, drawn, won by Black.
+    pub results: [u64; 3],
+    pub elapsed: Duration,
+}
+
 /// Counters shared by the worker threads, and the output file.
 struct Shared {
     out: Mutex<Output>,
@@ -371,32 +454,27 @@ struct Shared {
 
 struct Output {
     file: File,
-    games: u64,
-    positions: u64,
-    plies: u64,
-    results: [u64; 3],
-    last_progress: Instant,
-    error: Option<String>,
+    status: Status,
+    last_report: Instant,
+    error: Option<DatagenError>,
 }
 
-/// Runs the whole generation; returns a one-line error on failure.
-pub fn run(cfg: &Config) -> Result<(), String> {
+/// Runs the whole generation (see the module doc). `report` is called with the status every
+/// `cfg.report_every` (after a game ends, from the thread that wrote it); the final status is
+/// returned.
+pub fn run(cfg: &Config, report: &(dyn Fn(&Status) + Sync)) -> Result<Status, DatagenError> {
     let file = open_output(&cfg.out, cfg.existing)?;
     // Allocate every thread's table before starting, so a too-large --hash fails cleanly.
     let mut players = Vec::with_capacity(cfg.threads);
     for _ in 0..cfg.threads {
-        players.push(Player::new(cfg.hash_mb, cfg.nodes)?);
+        players.push(Player::new(cfg.hash_mb, cfg.nodes).map_err(DatagenError::Hash)?);
     }
     let start = Instant::now();
-    let tty = std::io::stderr().is_terminal();
     let shared = Shared {
         out: Mutex::new(Output {
             file,
-            games: 0,
-            positions: 0,
-            plies: 0,
-            results: [0; 3],
-            last_progress: start,
+            status: Status { total: cfg.games, ..Status::default() },
+            last_report: start,
             error: None,
         }),
         next_game: AtomicU64::new(0),
@@ -405,33 +483,18 @@ pub fn run(cfg: &Config) -> Result<(), String> {
     std::thread::scope(|s| {
         for player in players.iter_mut() {
             let shared = &shared;
-            s.spawn(move || worker(player, cfg, shared, start, tty));
+            s.spawn(move || worker(player, cfg, shared, start, report));
         }
     });
     let out = shared.out.into_inner().unwrap_or_else(|p| p.into_inner());
     if let Some(e) = out.error {
         return Err(e);
     }
-    let secs = start.elapsed().as_secs_f64().max(1e-9);
-    eprintln!("{}", progress_line(&out, cfg.games, start));
-    eprintln!(
-        "done: {} games, {} positions in {:.1} s ({:.2} games/s, {:.0} positions/s, {:.1} positions/game, {:.0} plies/game); white wins {}, draws {}, black wins {}",
-        out.games,
-        out.positions,
-        secs,
-        out.games as f64 / secs,
-        out.positions as f64 / secs,
-        out.positions as f64 / out.games.max(1) as f64,
-        out.plies as f64 / out.games.max(1) as f64,
-        out.results[0],
-        out.results[1],
-        out.results[2]
-    );
-    Ok(())
+    Ok(Status { elapsed: start.elapsed(), ..out.status })
 }
 
 /// One worker thread: takes the next game number, plays it, writes it.
-fn worker(player: &mut Player, cfg: &Config, shared: &Shared, start: Instant, tty: bool) {
+fn worker(player: &mut Player, cfg: &Config, shared: &Shared, start: Instant, report: &(dyn Fn(&Status) + Sync)) {
     loop {
         if shared.failed.load(Ordering::Relaxed) {
             return;
@@ -445,71 +508,45 @@ fn worker(player: &mut Player, cfg: &Config, shared: &Shared, start: Instant, tt
         let mut out = shared.out.lock().unwrap_or_else(|p| p.into_inner());
         // One write per game: an interruption never leaves half a game in the file.
         if let Err(e) = out.file.write_all(text.as_bytes()).and_then(|_| out.file.flush()) {
-            out.error = Some(format!("cannot write '{}': {e}", cfg.out));
+            out.error = Some(DatagenError::Write(cfg.out.clone(), e));
             shared.failed.store(true, Ordering::Relaxed);
             return;
         }
-        out.games += 1;
-        out.positions += game.positions.len() as u64;
-        out.plies += game.plies as u64;
-        out.results[match game.outcome {
+        let s = &mut out.status;
+        s.games += 1;
+        s.positions += game.positions.len() as u64;
+        s.plies += game.plies as u64;
+        s.results[match game.outcome {
             Outcome::WhiteWins => 0,
             Outcome::Draw => 1,
             Outcome::BlackWins => 2,
         }] += 1;
-        let every = if tty { PROGRESS_TTY } else { PROGRESS_LOG };
-        if out.last_progress.elapsed() >= every {
-            out.last_progress = Instant::now();
-            let line = progress_line(&out, cfg.games, start);
-            if tty {
-                eprint!("\r{line}   ");
-            } else {
-                eprintln!("{line}");
-            }
+        if out.last_report.elapsed() >= cfg.report_every {
+            out.last_report = Instant::now();
+            out.status.elapsed = start.elapsed();
+            report(&out.status);
         }
     }
 }
 
-/// `games 120/1000  positions 9731  1620 pos/s  ETA 0:09:02`
-fn progress_line(out: &Output, total: u64, start: Instant) -> String {
-    let secs = start.elapsed().as_secs_f64().max(1e-9);
-    let eta = if out.games == 0 {
-        "?".to_string()
-    } else {
-        let left = (total - out.games) as f64 * secs / out.games as f64;
-        let s = left.round() as u64;
-        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-    };
-    format!(
-        "games {}/{}  positions {}  {:.0} pos/s  {:.2} games/s  ETA {eta}",
-        out.games,
-        total,
-        out.positions,
-        out.positions as f64 / secs,
-        out.games as f64 / secs
-    )
-}
-
 /// Opens the output file as `existing` says.
-fn open_output(path: &str, existing: Existing) -> Result<File, String> {
+fn open_output(path: &str, existing: Existing) -> Result<File, DatagenError> {
     let exists = std::path::Path::new(path).exists();
     let mut o = OpenOptions::new();
     match existing {
-        Existing::Refuse if exists => {
-            return Err(format!("'{path}' exists; add --append to add games to it or --force to replace it"))
-        }
+        Existing::Refuse if exists => return Err(DatagenError::Exists(path.to_string())),
         Existing::Refuse => o.write(true).create_new(true),
         Existing::Append => o.append(true).create(true),
         Existing::Overwrite => o.write(true).create(true).truncate(true),
     };
-    o.open(path).map_err(|e| format!("cannot write '{path}': {e}"))
+    o.open(path).map_err(|e| DatagenError::Open(path.to_string(), e))
 }
 
 /// Reads a `--book` EPD/FEN file: one position per line (the first four fields are the
 /// position; operations and move counters after them are ignored); blank lines and lines
 /// starting with `#` are skipped. Any unreadable position is an error naming its line.
-pub fn read_book(path: &str) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read book '{path}': {e}"))?;
+pub fn read_book(path: &str) -> Result<Vec<String>, BookError> {
+    let text = std::fs::read_to_string(path).map_err(|e| BookError::Read(path.to_string(), e))?;
     let mut fens = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -518,99 +555,16 @@ pub fn read_book(path: &str) -> Result<Vec<String>, String> {
         }
         let fields: Vec<&str> = line.split_whitespace().take(4).collect();
         let fen = fields.join(" ");
-        let board = Board::from_fen(&fen).map_err(|e| format!("book '{path}' line {}: {e}", i + 1))?;
+        let board = Board::from_fen(&fen).map_err(|e| BookError::Fen(path.to_string(), i + 1, e))?;
         if board.legal_moves().is_empty() {
-            return Err(format!("book '{path}' line {}: the game is already over", i + 1));
+            return Err(BookError::Over(path.to_string(), i + 1));
         }
         fens.push(fen);
     }
     if fens.is_empty() {
-        return Err(format!("book '{path}' has no positions"));
+        return Err(BookError::Empty(path.to_string()));
     }
     Ok(fens)
-}
-
-const USAGE: &str = "usage: horizon datagen --out FILE --games N [--threads T] [--nodes N] [--seed S] \
-[--book FILE] [--random-plies K] [--hash MB] [--append | --force]";
-
-/// Parses the `datagen` arguments.
-pub fn parse_args(args: &[String]) -> Result<Config, String> {
-    let (pos, flags) = split_args(
-        args,
-        &["--out", "--games", "--threads", "--nodes", "--seed", "--book", "--random-plies", "--hash"],
-        &["--append", "--force"],
-    )
-    .map_err(|e| e.to_string())?;
-    if let Some(p) = pos.first() {
-        return Err(format!("unexpected argument '{p}' ({USAGE})"));
-    }
-    let (mut out, mut games, mut book_path, mut random_plies) = (None, None, None, None);
-    let mut cfg = Config {
-        out: String::new(),
-        games: 0,
-        threads: 1,
-        nodes: DEFAULT_NODES,
-        seed: 1,
-        book: Vec::new(),
-        random_plies: 0,
-        hash_mb: DEFAULT_HASH_MB,
-        existing: Existing::Refuse,
-    };
-    let (mut append, mut force) = (false, false);
-    for &(f, v) in &flags {
-        match f {
-            "--out" => out = Some(v.to_string()),
-            "--games" => games = Some(num_in(f, v, 1, 1 << 40)?),
-            "--threads" => cfg.threads = num_in(f, v, 1, 256)?,
-            "--nodes" => cfg.nodes = num_in(f, v, 1, 1 << 40)?,
-            "--seed" => cfg.seed = parse_num(f, v).map_err(|e| e.to_string())?,
-            "--book" => book_path = Some(v),
-            "--random-plies" => random_plies = Some(num_in(f, v, 0, 200)?),
-            "--hash" => cfg.hash_mb = num_in(f, v, 1, 1 << 16)?,
-            "--append" => append = true,
-            "--force" => force = true,
-            _ => {}
-        }
-    }
-    cfg.out = out.filter(|o| !o.is_empty()).ok_or_else(|| format!("--out FILE is required ({USAGE})"))?;
-    cfg.games = games.ok_or_else(|| format!("--games N is required ({USAGE})"))?;
-    cfg.existing = match (append, force) {
-        (true, true) => return Err("--append and --force exclude each other".into()),
-        (true, false) => Existing::Append,
-        (false, true) => Existing::Overwrite,
-        (false, false) => Existing::Refuse,
-    };
-    if let Some(p) = book_path {
-        cfg.book = read_book(p)?;
-    }
-    let default_plies = if cfg.book.is_empty() { DEFAULT_RANDOM_PLIES } else { DEFAULT_BOOK_RANDOM_PLIES };
-    cfg.random_plies = random_plies.unwrap_or(default_plies);
-    Ok(cfg)
-}
-
-/// `v` read as a number of `what` within `lo..=hi`, or the one-line message saying why not.
-fn num_in<T: std::str::FromStr + PartialOrd + std::fmt::Display>(what: &str, v: &str, lo: T, hi: T) -> Result<T, String> {
-    in_range(what, parse_num(what, v).map_err(|e| e.to_string())?, lo, hi)
-}
-
-fn in_range<T: PartialOrd + std::fmt::Display>(what: &str, v: T, lo: T, hi: T) -> Result<T, String> {
-    if v < lo || v > hi {
-        Err(format!("{what} must be from {lo} to {hi}, got {v}"))
-    } else {
-        Ok(v)
-    }
-}
-
-/// `horizon datagen ...`: returns the exit code (2 with a one-line message on any error).
-pub fn command(args: &[String]) -> i32 {
-    let result = parse_args(args).and_then(|cfg| run(&cfg));
-    match result {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("error: {e}");
-            EXIT_USAGE
-        }
-    }
 }
 
 #[cfg(test)]

@@ -19,11 +19,11 @@
 //! - [`search`]: iterative deepening, negamax, quiescence, move ordering, hash table.
 //! - [`bench`](mod@bench): the fixed-depth benchmark and its node-count signature.
 //! - [`tune`]: the evaluation tuner (`horizon tune`).
-//! - [`uci`]: the protocol layer; [`cli`]: the other subcommands; [`datagen`]: self-play
-//!   positions for tuning.
+//! - [`datagen`]: self-play positions for tuning (a library with a typed `Config`).
 //! - [`genfens`]: opening positions for OpenBench DATAGEN workloads; [`pgn`]: reading PGN
 //!   files and converting fastchess games into training positions.
-//! - [`commands`]: command-line front ends of the newer subcommands (`genfens`, `pgn-convert`).
+//! - [`uci`]: the protocol layer; [`commands`]: the other subcommands, one file each, and the
+//!   one argument reader. Nothing above imports `uci` or `commands`.
 
 // Every `unsafe` block says why it is sound. `missing_docs` is deliberately not enabled:
 // it asks for about 300 lines such as a doc on `File::A`, `Stats::nodes` or
@@ -35,19 +35,16 @@
 pub mod bench;
 pub mod bitboard;
 pub mod board;
-pub mod cli;
 pub mod commands;
 pub mod epd;
 pub mod error;
 pub mod datagen;
 pub mod eval;
 pub mod genfens;
-pub mod json;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod pgn;
-pub mod progress;
 pub mod san;
 pub mod search;
 pub mod see;
