@@ -109,8 +109,8 @@ impl Searcher {
                     continue;
                 }
                 // Step 3. Delta pruning: even winning the victim (plus a margin) cannot raise alpha.
-                let victim = self.board.captured_piece(m).map_or(0, |p| DELTA_VALUES[p.index()]);
-                let promotion = DELTA_VALUES[Piece::Queen.index()] - DELTA_VALUES[Piece::Pawn.index()];
+                let victim = self.board.captured_piece(m).map_or(0, Piece::nominal_value);
+                let promotion = Piece::Queen.nominal_value() - Piece::Pawn.nominal_value();
                 let gain = victim + if m.is_promotion() { promotion } else { 0 };
                 let optimistic = static_eval + gain + DELTA_MARGIN;
                 if optimistic <= alpha && !m.is_promotion() {
