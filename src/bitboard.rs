@@ -64,19 +64,6 @@ impl Bitboard {
     pub const fn lsb(self) -> Square {
         Square::from_index(self.0.trailing_zeros() as usize)
     }
-    /// The highest square; the set must not be empty.
-    #[inline(always)]
-    pub const fn msb(self) -> Square {
-        Square::from_index(63 - self.0.leading_zeros() as usize)
-    }
-    #[inline(always)]
-    pub const fn shift_up(self) -> Bitboard {
-        Bitboard(self.0 << 8)
-    }
-    #[inline(always)]
-    pub const fn shift_down(self) -> Bitboard {
-        Bitboard(self.0 >> 8)
-    }
     /// Shift `delta` squares (positive: towards h8), as pawn moves do.
     #[inline(always)]
     pub const fn shift(self, delta: i8) -> Bitboard {

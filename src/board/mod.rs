@@ -232,10 +232,6 @@ impl Board {
     pub fn last_move(&self) -> Option<Move> {
         self.stack.last().map(|u| u.mv)
     }
-    /// The piece the last move captured, if any.
-    pub fn last_captured(&self) -> Option<Piece> {
-        self.stack.last().and_then(|u| u.captured)
-    }
     /// The piece the legal move `m` captures, if any (a pawn for en passant; castling
     /// captures nothing although its target is the own rook's square).
     #[inline(always)]
