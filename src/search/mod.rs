@@ -243,6 +243,19 @@ impl Searcher {
         }
     }
 
+    /// Prepares a fresh searcher to call `negamax`/`qsearch` directly on `board` in unit
+    /// tests: no limits, no clock, uncorrected evals (as `quiescence` does).
+    #[cfg(test)]
+    pub(super) fn ready_for_test(&mut self, board: &Board) {
+        self.board = board.clone();
+        self.stats = Stats::default();
+        self.stopped = false;
+        self.limits = Limits::default();
+        self.time = time::TimeManager::default();
+        self.correct_eval = false;
+        self.refresh_root();
+    }
+
     /// Does the side to move have a piece other than pawns and king (zugzwang guard)?
     #[inline]
     fn has_non_pawn_material(&self) -> bool {
