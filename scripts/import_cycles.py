@@ -5,7 +5,7 @@ An edge A -> B means a file A names an item of module file B: in a `use` declara
 (`use crate::x::y`, `use super::z`, grouped `{...}` imports included) or in an inline path
 (`crate::x::y::f()`, `super::z::T`, or `child::f()` in a parent that declares `mod child`).
 `mod child;` declarations are not edges, and neither is a parent's `pub use child::Item;`
-(the module's facade). A parent whose own code calls a child, and a child that uses the
+(the module's facade) unless the parent's own code uses `Item`. A parent whose own code calls a child, and a child that uses the
 parent's items, do form a circle, and are reported.
 
 Test modules (`#[cfg(test)] mod tests { ... }` to the end of the file) are ignored: a unit
@@ -157,14 +157,17 @@ def main():
     for me, path in mods.items():
         text = strip(open(path, encoding='utf-8').read())
         targets = set()
+        body = re.sub(r'\b(pub\s+)?use\s+[^;]+;', '', text)
         for m in re.finditer(r'\b(pub\s+)?use\s+([^;]+);', text):
             for p in expand_use(m.group(2)):
                 t = resolve(me, p, mods, children)
                 # A parent re-exporting its own child's items (`pub use child::Item;`) is the
-                # module's facade, not a dependency of the parent's code on the child.
-                if t is not None and not (m.group(1) and t[:len(me)] == me and len(t) > len(me)):
+                # module's facade, not a dependency of the parent on the child, unless the
+                # parent's own code names the item.
+                item = p.split('::')[-1]
+                facade = m.group(1) and t is not None and t[:len(me)] == me and len(t) > len(me)
+                if t is not None and not (facade and not re.search(r'\b%s\b' % re.escape(item), body)):
                     targets.add(t)
-        body = re.sub(r'\b(pub\s+)?use\s+[^;]+;', '', text)
         for m in re.finditer(r'(?<![\w:])((?:crate|super|self|horizon|[a-z_][a-z0-9_]*)(?:::[A-Za-z_][A-Za-z0-9_]*)+)', body):
             t = resolve(me, m.group(1), mods, children)
             if t is not None:

@@ -32,6 +32,7 @@ pub mod params;
 mod pv;
 mod qsearch;
 mod report;
+mod nnue_stack;
 mod static_eval;
 mod tablebase;
 pub mod threads;
@@ -106,7 +107,7 @@ pub struct Searcher {
     evaluator: Evaluator,
     /// The network and this thread's accumulators when the network evaluates (`None`: the
     /// classical `evaluator`).
-    nnue: Option<static_eval::Nnue>,
+    nnue: Option<nnue_stack::Nnue>,
     /// Syzygy tablebases, shared by all threads (`None`: no tables).
     tb: Option<Arc<Tablebases>>,
     /// Probe WDL inside this search for positions with at most this many pieces (0: no
