@@ -166,7 +166,7 @@ def main():
                 # parent's own code names the item.
                 item = p.split('::')[-1]
                 facade = m.group(1) and t is not None and t[:len(me)] == me and len(t) > len(me)
-                if t is not None and not (facade and not re.search(r'\b%s\b' % re.escape(item), body)):
+                if t is not None and not (facade and not re.search(r'(?<!::)\b%s\b' % re.escape(item), body)):
                     targets.add(t)
         for m in re.finditer(r'(?<![\w:])((?:crate|super|self|horizon|[a-z_][a-z0-9_]*)(?:::[A-Za-z_][A-Za-z0-9_]*)+)', body):
             t = resolve(me, m.group(1), mods, children)
