@@ -1,7 +1,8 @@
 //! Every error the engine reports, as data: small enums, each printing as one readable
 //! line. The layers that produce them: FEN and square/move text (board and value types),
 //! UCI moves on a board, UCI commands and options (protocol), the perft-suite, EPD and
-//! input-file readers, hash-table allocation and command-line arguments.
+//! input-file readers, and hash-table allocation. (Command-line argument errors belong to the
+//! command layer: `commands::args::ArgError`.)
 //!
 //! The errors of the value types themselves (`SquareParseError`, `MoveParseError`) are
 //! defined beside them, so that those modules need nothing above them, and re-exported
@@ -239,31 +240,6 @@ impl fmt::Display for EpdError {
     }
 }
 
-// ---- command line --------------------------------------------------------------------
-
-/// A bad command-line argument.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ArgError {
-    UnknownFlag(String),
-    /// A `--flag` that takes a value, given none.
-    MissingValue(String),
-    /// An argument that must be a number (what, value).
-    NotANumber(String, String),
-    /// A number outside its range (what, the range in words, value).
-    OutOfRange(String, String, String),
-}
-
-impl fmt::Display for ArgError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            ArgError::UnknownFlag(a) => write!(f, "unknown option '{a}'"),
-            ArgError::MissingValue(a) => write!(f, "{a} needs a value"),
-            ArgError::NotANumber(what, v) => write!(f, "{what} must be a number, got '{v}'"),
-            ArgError::OutOfRange(what, range, v) => write!(f, "{what} must be {range}, got '{v}'"),
-        }
-    }
-}
-
 plain_error!(
     FenError,
     MoveError,
@@ -271,8 +247,7 @@ plain_error!(
     OptionError,
     HashAllocError,
     SuiteLineError,
-    EpdError,
-    ArgError
+    EpdError
 );
 
 impl std::error::Error for ReadError {

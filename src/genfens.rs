@@ -209,7 +209,7 @@ impl Generator {
     /// A generator for `request`, reading its book. `control.stop` ends a run early (UCI).
     pub fn new(request: Request, control: Arc<Control>) -> Result<Generator, String> {
         let starts = match &request.book {
-            Some(path) => crate::datagen::read_book(path)?,
+            Some(path) => crate::datagen::read_book(path).map_err(|e| e.to_string())?,
             None => vec![START_FEN.to_string()],
         };
         let tt = Arc::new(TranspositionTable::try_new(VERIFY_HASH_MB).map_err(|e| e.to_string())?);

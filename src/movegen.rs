@@ -216,7 +216,7 @@ impl Board {
 
     /// `count_moves`, always inlined. Both exist on purpose: callers share one out-of-line
     /// copy of `count_moves`, while perft inlines this one into its `popcnt`-enabled copy
-    /// (see `perft.rs`), where bulk counting is mostly popcounts.
+    /// (see `perft/count.rs`), where bulk counting is mostly popcounts.
     #[inline(always)]
     pub fn count_moves_inline(&self) -> u64 {
         let mut c = MoveCounter(0);

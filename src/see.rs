@@ -19,11 +19,24 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::moves::{Move, MoveKind};
 use crate::tables;
-use crate::types::{Color, Piece, Rank, Square};
+use crate::types::{Color, Piece, Rank, Square, NOMINAL_VALUES};
 
-/// SEE piece values, indexed by `Piece` (the conventions of the SEE suite; move ordering
-/// and delta pruning have their own tables in `search::params`).
-pub const SEE_VALUES: [i32; 6] = [100, 300, 300, 500, 900, 20000];
+/// The king's SEE value: more than all the material one side could ever have (nine queens,
+/// two rooks, four minors: 10300 nominal), so that a king "captured" in an exchange outweighs
+/// everything the exchange could win.
+pub const SEE_KING_VALUE: i32 = 20_000;
+const _: () = assert!(
+    SEE_KING_VALUE
+        > 9 * NOMINAL_VALUES[4] + 2 * NOMINAL_VALUES[3] + 2 * NOMINAL_VALUES[2] + 2 * NOMINAL_VALUES[1]
+);
+
+/// SEE piece values, indexed by `Piece`: the nominal values (`types::NOMINAL_VALUES`, the same
+/// ones move ordering and delta pruning use) with the king's value added.
+pub const SEE_VALUES: [i32; 6] = {
+    let mut v = NOMINAL_VALUES;
+    v[Piece::King.index()] = SEE_KING_VALUE;
+    v
+};
 
 #[inline(always)]
 pub fn see_value(p: Piece) -> i32 {

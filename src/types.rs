@@ -205,6 +205,16 @@ impl Rank {
     }
 }
 
+/// King and rook destinations of a castling move by `c` on `side`.
+#[inline(always)]
+pub const fn castle_destinations(c: Color, side: CastleSide) -> (Square, Square) {
+    let rank = Rank::First.relative(c);
+    match side {
+        CastleSide::King => (Square::new(File::G, rank), Square::new(File::F, rank)),
+        CastleSide::Queen => (Square::new(File::C, rank), Square::new(File::D, rank)),
+    }
+}
+
 /// A square, a1 = 0 … h8 = 63. The index is private, so a `Square` is always on the board.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
@@ -238,6 +248,17 @@ impl Square {
         match c {
             Color::White => self,
             Color::Black => Square(self.0 ^ 56),
+        }
+    }
+    /// The king (Chebyshev) distance to `other`: the larger of the file and rank distances.
+    #[inline(always)]
+    pub const fn distance(self, other: Square) -> i32 {
+        let df = ((self.0 & 7) as i32 - (other.0 & 7) as i32).abs();
+        let dr = ((self.0 >> 3) as i32 - (other.0 >> 3) as i32).abs();
+        if df > dr {
+            df
+        } else {
+            dr
         }
     }
     /// The same square mirrored vertically (a1 <-> a8).

@@ -180,6 +180,36 @@ fn argument_errors() {
     usage_error(&["frobnicate"], "unknown command 'frobnicate'");
 }
 
+/// Every subcommand reads numbers the same way: out of range is refused (never clamped) with
+/// the same one-line message, exit code 2, before any work is done.
+#[test]
+fn numbers_are_range_checked_alike_everywhere() {
+    let suite = TempFile::new("range.epd", &format!("{START} ;D1 20\n"));
+    let data = TempFile::new("range.txt", "8/8/4k3/8/8/3NK3/8/8 w - - 0 1 | 12 | 0.5\n");
+    let out = std::env::temp_dir().join(format!("horizon-cli-{}-never-written", std::process::id()));
+    let out = out.to_str().unwrap();
+    let wanted = "error: --threads must be a whole number from 1 to 256, got '999'\n";
+    let cases: [&[&str]; 5] = [
+        &["perft", "3", "--threads", "999"],
+        &["perft-suite", suite.path(), "--threads", "999"],
+        &["perft-diff", "2", "--script", "true", "--threads", "999"],
+        &["datagen", "--out", out, "--games", "1", "--threads", "999"],
+        &["tune", data.path(), "--out", out, "--threads", "999"],
+    ];
+    for args in cases {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&o), wanted, "{args:?}");
+        assert_eq!(stdout(&o), "", "{args:?}");
+    }
+    assert!(!std::path::Path::new(out).exists());
+    // The same shape for the other numbers (hash sizes, depths).
+    usage_error(&["perft", "1", "--hash", "70000"], "--hash must be a whole number from 0 to 65536, got '70000'");
+    usage_error(&["perft", "65"], "depth must be a whole number from 0 to 64, got '65'");
+    usage_error(&["epd", suite.path(), "--hash", "0"], "--hash must be a whole number from 1 to 65536, got '0'");
+    usage_error(&["bench", "4", "1", "70000"], "bench hash (MB) must be a whole number from 1 to 65536, got '70000'");
+}
+
 /// A temporary file removed on drop.
 struct TempFile(PathBuf);
 

@@ -85,13 +85,20 @@ fn nodes_are_summed_over_threads() {
     let b = Board::from_fen(FENS[1]).unwrap();
     let mut reports = Nodes(Vec::new());
     let r = p.search(&b, depth(9), &mut reports);
-    // The total includes the helpers, so it is more than any one report of the main
-    // thread alone could be; reported counts never go down.
+    // The total is exactly the sum of every thread's own count, and every thread searched
+    // (a total missing the helpers would equal the main thread's count alone).
+    let each = p.thread_nodes().to_vec();
+    assert_eq!(each.len(), 4, "{each:?}");
+    assert!(each.iter().all(|&n| n > 0), "a thread searched nothing: {each:?}");
+    assert_eq!(r.stats.nodes, each.iter().sum::<u64>(), "{each:?}");
+    // Reported counts (main thread plus the helpers' published progress) never go down and
+    // never exceed the final total.
     assert!(reports.0.windows(2).all(|w| w[0] <= w[1]), "{:?}", reports.0);
     assert!(r.stats.nodes >= *reports.0.last().unwrap());
+    // One thread: the one count is the total.
     let (mut one, _) = pool(1);
     let single = one.search(&b, depth(9), &mut Silent);
-    assert!(r.stats.nodes > single.stats.nodes / 2, "{} vs {}", r.stats.nodes, single.stats.nodes);
+    assert_eq!(one.thread_nodes(), [single.stats.nodes]);
 }
 
 #[test]
@@ -108,8 +115,11 @@ fn stop_reaches_every_thread() {
         let r = p.search(&b, Limits { infinite: true, multipv: 1, ..Limits::default() }, &mut Silent);
         let returned = Instant::now();
         let stopped_at = stopper.join().unwrap();
-        let took = returned.saturating_duration_since(stopped_at);
-        assert!(took < Duration::from_millis(100), "{threads} threads took {took:?} after stop");
+        // An infinite search returns only through stop: it returned after the stop was
+        // raised (event order) and within a generous limit of it.
+        assert!(returned >= stopped_at, "{threads} threads returned before stop");
+        let took = returned.duration_since(stopped_at);
+        assert!(took < Duration::from_secs(5), "{threads} threads took {took:?} after stop");
         assert!(b.legal_moves().contains(r.best));
         // The pool is reusable after a stop.
         control.stop.store(false, Ordering::SeqCst);

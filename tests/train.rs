@@ -171,7 +171,7 @@ fn convert_text_bin_text_round_trip_with_dedup() {
 
     // An existing output is refused without --force.
     let e = convert::run(&cfg).unwrap_err();
-    assert!(e.contains("exists"), "{e}");
+    assert_eq!(e, train::TrainError::Input(format!("'{bin}' exists; add --force to replace it")));
 
     // Back to text: the unique lines in their first order, castling dropped.
     let s = convert::run(&convert::Config {
@@ -415,7 +415,7 @@ fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
     // A --hidden that contradicts the checkpoint.
     cfg.hidden = Some(64);
     let e = train::run(&cfg, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap_err();
-    assert!(e.contains("differs"), "{e}");
+    assert!(matches!(&e, train::TrainError::Input(s) if s.contains("differs")), "{e}");
     for p in [txt, bin, net.clone(), format!("{net}.ckpt"), bad] {
         let _ = std::fs::remove_file(p);
     }
@@ -503,4 +503,42 @@ fn convert_reads_text_from_stdin_on_the_command_line() {
     let size = std::fs::metadata(&out).unwrap().len() as usize;
     assert!(size.is_multiple_of(RECORD_SIZE) && size / RECORD_SIZE < n + 1, "{size} bytes for {n} lines");
     let _ = std::fs::remove_file(out);
+}
+
+/// `convert` and `train` read their arguments like every subcommand: one line, exit code 2.
+#[test]
+fn bad_arguments_are_one_line_with_exit_code_2() {
+    for (args, want) in [
+        (
+            &["train", "a.bin", "--out", "n.nnue", "--hidden", "100"][..],
+            "error: --hidden must be a multiple of 16 from 16 to 4096, got '100'\n",
+        ),
+        (
+            &["train", "a.bin", "--out", "n.nnue", "--lambda", "1.5"][..],
+            "error: --lambda must be a number from 0 to 1, got '1.5'\n",
+        ),
+        (
+            &["train", "a.bin", "--out", "n.nnue", "--threads", "0"][..],
+            "error: --threads must be a whole number from 1 to 256, got '0'\n",
+        ),
+        (&["train", "a.bin"][..], "error: --out NET is required\n"),
+        (
+            &["convert", "a.txt", "--out", "b.bin", "--dedup", "--no-dedup"][..],
+            "error: --dedup and --no-dedup exclude each other\n",
+        ),
+        (
+            &["convert", "a.txt", "--out", "b.bin", "--to", "csv"][..],
+            "error: --to must be 'bin' or 'text', got 'csv'\n",
+        ),
+        (&["convert", "a.txt", "--out", "b.bin", "--frobnicate"][..], "error: unknown option '--frobnicate'\n"),
+        (
+            &["datagen", "--out", "x.txt", "--games", "1", "--format", "csv"][..],
+            "error: --format must be 'text' or 'bin', got 'csv'\n",
+        ),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_horizon")).args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), want, "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
 }

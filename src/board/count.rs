@@ -1,11 +1,10 @@
 //! Counting the replies to a move without playing it in full: the inner loop of perft's
 //! last two plies, where a move is played only to count the moves that answer it.
 
-use super::makemove::castle_destinations;
 use super::Board;
 use crate::moves::{Move, MoveKind};
 use crate::tables;
-use crate::types::{Piece, Square};
+use crate::types::{castle_destinations, Piece, Square};
 
 impl Board {
     /// The number of legal moves after the legal move `m`, exactly what `make(m)`,

@@ -5,17 +5,7 @@
 use super::{Board, Undo};
 use crate::moves::{Move, MoveKind};
 use crate::tables::{self, zobrist};
-use crate::types::{CastleSide, Color, File, Piece, Rank, Square};
-
-/// King and rook destinations of a castling move by `c` on `side`.
-#[inline(always)]
-pub fn castle_destinations(c: Color, side: CastleSide) -> (Square, Square) {
-    let rank = Rank::First.relative(c);
-    match side {
-        CastleSide::King => (Square::new(File::G, rank), Square::new(File::F, rank)),
-        CastleSide::Queen => (Square::new(File::C, rank), Square::new(File::D, rank)),
-    }
-}
+use crate::types::{castle_destinations, Color, Piece, Square};
 
 /// The key change of castling by `c`: the king from `king_from` to `kto`, the rook from
 /// `rook_from` to `rto`. Shared by `make` and `key_after` so the two cannot disagree.

@@ -9,7 +9,7 @@ mod fen;
 mod makemove;
 
 pub use crate::error::FenError;
-pub use makemove::castle_destinations;
+pub use crate::types::castle_destinations;
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
@@ -190,7 +190,7 @@ impl Board {
         self.castle_rooks[c.index()][side.index()] = rook;
         self.castle_mask[rook.index()] &= !bit;
         self.castle_mask[king.index()] &= !(castle_bit(c, CastleSide::King) | castle_bit(c, CastleSide::Queen));
-        let (kto, rto) = makemove::castle_destinations(c, side);
+        let (kto, rto) = castle_destinations(c, side);
         let king_path = tables::between(king, kto) | kto.bb();
         let movers = king.bb() | rook.bb();
         self.castle_empty[c.index()][side.index()] = (king_path | tables::between(rook, rto) | rto.bb()) & !movers;
@@ -231,10 +231,6 @@ impl Board {
     /// The last move made, if any.
     pub fn last_move(&self) -> Option<Move> {
         self.stack.last().map(|u| u.mv)
-    }
-    /// The piece the last move captured, if any.
-    pub fn last_captured(&self) -> Option<Piece> {
-        self.stack.last().and_then(|u| u.captured)
     }
     /// The piece the legal move `m` captures, if any (a pawn for en passant; castling
     /// captures nothing although its target is the own rook's square).
@@ -417,8 +413,7 @@ impl Board {
         }
         let bishops = self.pieces(Piece::Bishop);
         if self.pieces(Piece::Knight).is_empty() {
-            const DARK: u64 = 0xAA55_AA55_AA55_AA55;
-            return bishops.raw() & DARK == 0 || bishops.raw() & !DARK == 0;
+            return (bishops & Bitboard::DARK).is_empty() || (bishops & !Bitboard::DARK).is_empty();
         }
         false
     }

@@ -14,8 +14,18 @@
 //! too. Any unreadable argument, book or request ends the run with one `error: …` line on
 //! stderr and exit code 2.
 
-use crate::cli::{emit, EXIT_USAGE};
+use super::output::emit;
+use super::subcommand::{Exit, Failure, Outcome, Subcommand};
 use crate::genfens::{run_request, Request};
+
+/// The one subcommand whose line does not start with its name as a word of its own: it
+/// claims its lines with [`is_genfens`] and gets the whole line.
+pub const COMMAND: Subcommand = Subcommand {
+    name: "genfens",
+    help: "  \"genfens N seed S book <None|FILE> [extra]\" quit\n                                   N opening FENs for OpenBench DATAGEN ('info string genfens <FEN>')",
+    run,
+    claims: Some(is_genfens),
+};
 
 /// The first word of `arg`.
 fn head(arg: &str) -> &str {
@@ -43,33 +53,23 @@ fn lines(args: &[String]) -> Vec<String> {
     args.to_vec()
 }
 
-/// Runs the genfens command line; returns the exit code.
-pub fn command(args: &[String]) -> i32 {
+/// Runs the genfens command line (all of it, the first word included).
+fn run(args: &[String]) -> Outcome {
     for line in lines(args) {
         match head(&line) {
             "quit" => break,
             "setoption" => eprintln!("note: '{}' ignored by genfens", line.trim()),
             "genfens" => {
-                let request: Request = match line.parse() {
-                    Ok(r) => r,
-                    Err(e) => return fail(&e),
-                };
-                if let Err(e) = run_request(request, |fen| emit(&format!("info string genfens {fen}\n"))) {
-                    return fail(&e);
-                }
+                let request: Request = line.parse().map_err(Failure::input)?;
+                run_request(request, |fen| emit(&format!("info string genfens {fen}\n"))).map_err(Failure::input)?;
             }
             _ => {
-                return fail(&format!(
+                return Err(Failure::Input(format!(
                     "genfens: unexpected argument '{}' (expected a genfens request or quit)",
                     line.trim()
-                ))
+                )))
             }
         }
     }
-    0
-}
-
-fn fail(message: &str) -> i32 {
-    eprintln!("error: {message}");
-    EXIT_USAGE
+    Ok(Exit::Ok)
 }

@@ -1,9 +1,97 @@
-//! Command-line front ends of subcommands: each reads its arguments, calls its library
-//! module and returns the process exit code (0 ok, 2 bad input, with a one-line
-//! `error: …` on stderr).
+//! The command line: every subcommand other than the UCI loop (`horizon perft ...`,
+//! `horizon bench`, ...). `src/main.rs` hands the arguments to [`run`].
+//!
+//! # Layout
+//! - One file per subcommand ([`perft`], [`perft_suite`], [`perft_diff`], [`bench`], [`see`],
+//!   [`epd`], [`datagen`], [`tune`], [`tb`], [`genfens`], [`pgn_convert`], [`convert`],
+//!   [`train`]). Each reads its arguments, calls the library with typed
+//!   values (e.g. `crate::datagen::Config`), and turns the library's typed error into a
+//!   [`Failure`]. Nothing outside this folder imports it: libraries never depend on the
+//!   command line.
+//! - [`args`]: the one argument reader. Options, range-checked numbers, one message shape.
+//! - [`subcommand`]: the contract: the table entry, [`Exit`] / [`Failure`] and the exit codes
+//!   (0 ok, 1 a difference or failure found, 2 bad input); a failure is one line on stderr.
+//! - [`output`], [`progress`], [`json`]: stdout that survives a closed pipe, progress lines
+//!   on stderr, JSON strings for `--json`.
+//!
+//! # Adding a subcommand
+//! 1. Write `src/commands/<name>.rs` with a `pub const COMMAND: Subcommand` (its name, its
+//!    lines of `horizon help`, and `run`) and `fn run(args: &[String]) -> Outcome`, reading
+//!    its arguments with [`args::Args`] and its numbers with `Args::number` / `Args::real`
+//!    against a range (shared ranges such as [`args::THREADS`] live in `args`).
+//! 2. Add `pub mod <name>;` below and one line `<name>::COMMAND,` to [`COMMANDS`]; the
+//!    dispatch and `horizon help` follow from the table. (`claims` is `None` unless the
+//!    command line does not start with the name as an argument of its own, as genfens'.)
+//! 3. Put the work itself in a library module (`src/<name>/`) that takes a typed `Config`
+//!    and returns a typed error; map that error to `Failure::Input` (bad input, exit 2) or
+//!    `Failure::Failed` (exit 1) in the command file.
 
+pub mod args;
+pub mod bench;
 pub mod convert;
+pub mod datagen;
+pub mod epd;
 pub mod genfens;
+pub mod json;
+pub mod output;
+pub mod perft;
+pub mod perft_diff;
+pub mod perft_suite;
 pub mod pgn_convert;
+pub mod progress;
+pub mod see;
+pub mod subcommand;
 pub mod tb;
 pub mod train;
+pub mod tune;
+
+pub use subcommand::{Exit, Failure, Outcome, Subcommand, EXIT_BAD_INPUT, EXIT_FOUND, EXIT_OK};
+
+/// Every subcommand, in the order `horizon help` lists them.
+pub const COMMANDS: &[Subcommand] = &[
+    perft::COMMAND,
+    perft_suite::COMMAND,
+    perft_diff::COMMAND,
+    bench::COMMAND,
+    see::COMMAND,
+    epd::COMMAND,
+    datagen::COMMAND,
+    tune::COMMAND,
+    tb::COMMAND,
+    genfens::COMMAND,
+    pgn_convert::COMMAND,
+    convert::COMMAND,
+    train::COMMAND,
+];
+
+/// The text of `horizon help`.
+pub fn help() -> String {
+    let mut s = String::from("usage: horizon [command]\n  (no command)                     speak UCI on stdin/stdout\n");
+    for c in COMMANDS {
+        s.push_str(c.help);
+        s.push('\n');
+    }
+    s
+}
+
+/// Runs the subcommand `args[0]` with the rest of `args`; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let Some(name) = args.first() else {
+        output::emit(&help());
+        return EXIT_OK;
+    };
+    if matches!(name.as_str(), "help" | "--help" | "-h") {
+        output::emit(&help());
+        return EXIT_OK;
+    }
+    if let Some(c) = COMMANDS.iter().find(|c| c.claims.is_some_and(|claims| claims(args))) {
+        return subcommand::exit_code((c.run)(args));
+    }
+    match COMMANDS.iter().find(|c| c.name == name) {
+        Some(c) => subcommand::exit_code((c.run)(&args[1..])),
+        None => {
+            eprintln!("error: unknown command '{name}' (try 'horizon help')");
+            EXIT_BAD_INPUT
+        }
+    }
+}

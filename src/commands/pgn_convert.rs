@@ -7,7 +7,9 @@
 //! counted, and the first few are named on stderr (`skipped game N in FILE: reason`);
 //! the summary goes to stdout.
 
-use crate::cli::{emit, parse_num, split_args, EXIT_USAGE};
+use super::args::{ArgError, Args};
+use super::output::emit;
+use super::subcommand::{Exit, Failure, Outcome, Subcommand};
 use crate::pgn::convert::{convert_game, PositionCounts, SkipKind};
 use crate::pgn::GameReader;
 use std::collections::BTreeMap;
@@ -18,6 +20,13 @@ use std::io::{BufReader, BufWriter, Write};
 const SHOWN_SKIPS: u64 = 10;
 /// The largest `--min-ply` accepted.
 const MAX_MIN_PLY: usize = 10_000;
+
+pub const COMMAND: Subcommand = Subcommand {
+    name: "pgn-convert",
+    help: "  pgn-convert <games.pgn>... --out FILE\n                                   training positions from fastchess PGNs [--min-ply K] [--append | --force]",
+    run: command,
+    claims: None,
+};
 
 const USAGE: &str = "usage: horizon pgn-convert GAMES.pgn... --out FILE [--min-ply K] [--append | --force]";
 
@@ -30,44 +39,25 @@ struct Config {
     force: bool,
 }
 
-fn parse_args(args: &[String]) -> Result<Config, String> {
-    let (pos, flags) =
-        split_args(args, &["--out", "--min-ply"], &["--append", "--force"]).map_err(|e| e.to_string())?;
-    let mut cfg = Config {
-        files: pos.iter().map(|s| s.to_string()).collect(),
-        out: String::new(),
-        min_ply: 0,
-        append: false,
-        force: false,
+fn parse_args(args: &[String]) -> Result<Config, ArgError> {
+    let a = Args::parse(args, &["--out", "--min-ply"], &["--append", "--force"])?;
+    let files = a.positional(1, usize::MAX, USAGE)?.iter().map(|s| s.to_string()).collect();
+    let out = a.value("--out").filter(|o| !o.is_empty()).ok_or_else(|| ArgError::Required("--out FILE".into()))?;
+    let cfg = Config {
+        files,
+        out: out.to_string(),
+        min_ply: a.number("--min-ply", 0..=MAX_MIN_PLY)?.unwrap_or(0),
+        append: a.has("--append"),
+        force: a.has("--force"),
     };
-    for &(f, v) in &flags {
-        match f {
-            "--out" => cfg.out = v.to_string(),
-            "--min-ply" => {
-                cfg.min_ply = parse_num(f, v).map_err(|e| e.to_string())?;
-                if cfg.min_ply > MAX_MIN_PLY {
-                    return Err(format!("--min-ply must be at most {MAX_MIN_PLY}, got {v}"));
-                }
-            }
-            "--append" => cfg.append = true,
-            "--force" => cfg.force = true,
-            _ => {}
-        }
-    }
-    if cfg.files.is_empty() {
-        return Err(format!("no PGN file given ({USAGE})"));
-    }
-    if cfg.out.is_empty() {
-        return Err(format!("--out FILE is required ({USAGE})"));
-    }
     if cfg.append && cfg.force {
-        return Err("--append and --force exclude each other".to_string());
+        return Err(ArgError::Conflict("--append".into(), "--force".into()));
     }
     Ok(cfg)
 }
 
 /// Opens the output as the flags say: a new file unless `--append` or `--force`.
-fn open_output(cfg: &Config) -> Result<File, String> {
+fn open_output(cfg: &Config) -> Result<File, Failure> {
     let mut o = OpenOptions::new();
     if cfg.append {
         o.append(true).create(true);
@@ -75,11 +65,14 @@ fn open_output(cfg: &Config) -> Result<File, String> {
         o.write(true).create(true).truncate(true);
     } else {
         if std::path::Path::new(&cfg.out).exists() {
-            return Err(format!("'{}' exists; add --append to add to it or --force to replace it", cfg.out));
+            return Err(Failure::Input(format!(
+                "'{}' exists; add --append to add to it or --force to replace it",
+                cfg.out
+            )));
         }
         o.write(true).create_new(true);
     }
-    o.open(&cfg.out).map_err(|e| format!("cannot write '{}': {e}", cfg.out))
+    o.open(&cfg.out).map_err(|e| Failure::Input(format!("cannot write '{}': {e}", cfg.out)))
 }
 
 /// Totals over all files.
@@ -91,19 +84,21 @@ struct Totals {
     positions: PositionCounts,
 }
 
-fn run(cfg: &Config) -> Result<Totals, String> {
+/// Converts every game; a file that cannot be read is bad input (exit 2), a write that
+/// fails part way is a failure of the run (exit 1).
+fn run(cfg: &Config) -> Result<Totals, Failure> {
     let mut inputs = Vec::with_capacity(cfg.files.len());
     for path in &cfg.files {
-        let f = File::open(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        let f = File::open(path).map_err(|e| Failure::Input(format!("cannot read '{path}': {e}")))?;
         inputs.push((path, f));
     }
     let mut out = BufWriter::new(open_output(cfg)?);
-    let write_err = |e: std::io::Error| format!("cannot write '{}': {e}", cfg.out);
+    let write_err = |e: std::io::Error| Failure::Failed(format!("cannot write '{}': {e}", cfg.out));
     let mut t = Totals::default();
     let mut shown = 0;
     for (path, file) in inputs {
         for (i, game) in GameReader::new(BufReader::new(file)).enumerate() {
-            let game = game.map_err(|e| format!("cannot read '{path}': {e}"))?;
+            let game = game.map_err(|e| Failure::Input(format!("cannot read '{path}': {e}")))?;
             t.games += 1;
             match convert_game(&game, cfg.min_ply) {
                 Ok(c) => {
@@ -153,17 +148,10 @@ fn summary(cfg: &Config, t: &Totals) -> String {
     )
 }
 
-/// `horizon pgn-convert …`: returns the exit code.
-pub fn command(args: &[String]) -> i32 {
-    let result = parse_args(args).and_then(|cfg| run(&cfg).map(|t| (cfg, t)));
-    match result {
-        Ok((cfg, t)) => {
-            emit(&summary(&cfg, &t));
-            0
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            EXIT_USAGE
-        }
-    }
+/// `horizon pgn-convert …`.
+fn command(args: &[String]) -> Outcome {
+    let cfg = parse_args(args)?;
+    let totals = run(&cfg)?;
+    emit(&summary(&cfg, &totals));
+    Ok(Exit::Ok)
 }

@@ -1,51 +1,48 @@
 //! `horizon tb <fen> --path DIR`: probes the Syzygy tables for a position and prints its
 //! WDL, its DTZ and the legal moves ranked by DTZ.
 
+use super::args::Args;
+use super::output::emit;
+use super::subcommand::{Exit, Failure, Outcome, Subcommand};
 use crate::board::Board;
-use crate::cli::{emit, split_args, EXIT_USAGE};
 use crate::san::to_san;
 use crate::syzygy::Tablebases;
 
-/// Runs the command; returns the exit code (0 ok, 2 bad input).
-pub fn command(args: &[String]) -> i32 {
-    let fail = |msg: String| {
-        eprintln!("error: {msg}");
-        EXIT_USAGE
-    };
-    let (pos, flags) = match split_args(args, &["--path"], &["--rule50-off"]) {
-        Ok(v) => v,
-        Err(e) => return fail(e.to_string()),
-    };
-    if pos.is_empty() {
-        return fail("usage: horizon tb <fen> --path DIR".into());
-    }
-    let Some(&(_, path)) = flags.iter().find(|(f, _)| *f == "--path") else {
-        return fail("tb needs --path DIR (the directories holding the .rtbw/.rtbz files)".into());
-    };
-    let rule50 = !flags.iter().any(|(f, _)| *f == "--rule50-off");
+pub const COMMAND: Subcommand = Subcommand {
+    name: "tb",
+    help: "  tb <fen> --path DIR              Syzygy tablebase probe: WDL, DTZ and the moves ranked by DTZ\n                                   [--rule50-off]",
+    run,
+    claims: None,
+};
+
+const USAGE: &str = "usage: horizon tb <fen> --path DIR [--rule50-off]";
+
+fn run(argv: &[String]) -> Outcome {
+    let args = Args::parse(argv, &["--path"], &["--rule50-off"])?;
     // A FEN may come as one argument or as its six fields.
-    let fen = pos.join(" ");
-    let mut board = match Board::from_fen(&fen) {
-        Ok(b) => b,
-        Err(e) => return fail(e.to_string()),
+    let fen = args.positional(1, 6, USAGE)?.join(" ");
+    let Some(path) = args.value("--path") else {
+        return Err(Failure::Input("tb needs --path DIR (the directories holding the .rtbw/.rtbz files)".into()));
     };
+    let rule50 = !args.has("--rule50-off");
+    let mut board = Board::from_fen(&fen).map_err(Failure::input)?;
 
     // 1. Tables: problems with single files are reported and the rest is used; a path
     //    without any usable table is an error.
     let (tb, errors) = Tablebases::open(path);
     if tb.count() == 0 {
         let why = errors.first().map_or(String::new(), |e| format!(" ({e})"));
-        return fail(format!("no Syzygy tables found in '{path}'{why}"));
+        return Err(Failure::Input(format!("no Syzygy tables found in '{path}'{why}")));
     }
     for e in &errors {
         eprintln!("error: {e}");
     }
     if board.castle_rights() != 0 {
-        return fail("the tables hold no positions with castling rights".into());
+        return Err(Failure::Input("the tables hold no positions with castling rights".into()));
     }
     let pieces = board.occupied().count() as usize;
     if pieces > tb.max_pieces() {
-        return fail(format!("the position has {pieces} pieces; the tables found go up to {}", tb.max_pieces()));
+        return Err(Failure::Input(format!("the position has {pieces} pieces; the tables found go up to {}", tb.max_pieces())));
     }
 
     // 2. Probe: WDL, DTZ, the ranking.
@@ -59,7 +56,7 @@ pub fn command(args: &[String]) -> i32 {
         } else {
             late_errors.join("; ")
         };
-        return fail(format!("no result: {why}"));
+        return Err(Failure::Input(format!("no result: {why}")));
     };
     for e in &late_errors {
         eprintln!("error: {e}");
@@ -99,5 +96,5 @@ pub fn command(args: &[String]) -> i32 {
         None => out.push_str("moves  not ranked (a table is missing or damaged)\n"),
     }
     emit(&out);
-    0
+    Ok(Exit::Ok)
 }

@@ -1,9 +1,21 @@
-//! `horizon train DATA... --out NET [options]`.
+//! `horizon train DATA.bin... --out NET.nnue [options]`: trains a network (the library is
+//! `crate::train`). The epoch lines and the summary go to stdout, the in-epoch progress to
+//! stderr.
 
-use crate::cli::{split_args, EXIT_USAGE};
+use super::args::{ArgError, Args, THREADS};
+use super::output::{emit, say};
+use super::subcommand::{Exit, Failure, Outcome, Subcommand};
+use crate::train::network::{HIDDEN_MULTIPLE, MAX_HIDDEN};
 use crate::train::{self, Config, Output};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::time::{Duration, Instant};
+
+pub const COMMAND: Subcommand = Subcommand {
+    name: "train",
+    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--epochs E] [--lambda L] [--lr X] [--batch B]\n                                   [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K]",
+    run,
+    claims: None,
+};
 
 const USAGE: &str = "usage: horizon train DATA.bin... --out NET.nnue [--hidden N] [--epochs E] [--lambda L] \
 [--lr X] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K]";
@@ -12,81 +24,76 @@ const USAGE: &str = "usage: horizon train DATA.bin... --out NET.nnue [--hidden N
 const PROGRESS_TTY: Duration = Duration::from_millis(500);
 /// ... and printed as a line of its own this often elsewhere.
 const PROGRESS_LOG: Duration = Duration::from_secs(10);
+/// Epochs of a run.
+const EPOCHS: std::ops::RangeInclusive<u32> = 1..=100_000;
+/// Learning rates.
+const LR: std::ops::RangeInclusive<f64> = 1e-7..=10.0;
+/// Mini-batch sizes.
+const BATCH: std::ops::RangeInclusive<usize> = 1..=1 << 24;
+/// Validation shares.
+const VAL: std::ops::RangeInclusive<f64> = 0.0..=0.5;
+/// Centipawn scales of the score target.
+const WDL_SCALE: std::ops::RangeInclusive<f64> = 1.0..=10_000.0;
 
-fn num<T: std::str::FromStr + PartialOrd + std::fmt::Display>(flag: &str, v: &str, lo: T, hi: T) -> Result<T, String> {
-    match v.parse::<T>() {
-        Ok(x) if x >= lo && x <= hi => Ok(x),
-        _ => Err(format!("{flag} must be a number from {lo} to {hi}, got '{v}'")),
+/// `--hidden`: a multiple of [`HIDDEN_MULTIPLE`] up to [`MAX_HIDDEN`].
+fn hidden(text: &str) -> Result<usize, ArgError> {
+    match text.parse::<usize>() {
+        Ok(h) if (HIDDEN_MULTIPLE..=MAX_HIDDEN).contains(&h) && h.is_multiple_of(HIDDEN_MULTIPLE) => Ok(h),
+        _ => Err(ArgError::Number {
+            what: "--hidden".into(),
+            range: format!("a multiple of {HIDDEN_MULTIPLE} from {HIDDEN_MULTIPLE} to {MAX_HIDDEN}"),
+            value: text.to_string(),
+        }),
     }
 }
 
-/// Parses the arguments into a training configuration.
-pub fn parse_args(args: &[String]) -> Result<Config, String> {
-    const VALUE_FLAGS: [&str; 12] = [
-        "--out",
-        "--hidden",
-        "--epochs",
-        "--lambda",
-        "--lr",
-        "--batch",
-        "--threads",
-        "--resume",
-        "--checkpoint",
-        "--seed",
-        "--val",
-        "--wdl-scale",
-    ];
-    let (pos, flags) = split_args(args, &VALUE_FLAGS, &[]).map_err(|e| format!("{e} ({USAGE})"))?;
-    if pos.is_empty() {
-        return Err(format!("no data files ({USAGE})"));
+/// Reads the arguments into a training configuration.
+fn config(argv: &[String]) -> Result<Config, Failure> {
+    let a = Args::parse(
+        argv,
+        &[
+            "--out",
+            "--hidden",
+            "--epochs",
+            "--lambda",
+            "--lr",
+            "--batch",
+            "--threads",
+            "--resume",
+            "--checkpoint",
+            "--seed",
+            "--val",
+            "--wdl-scale",
+        ],
+        &[],
+    )?;
+    let data = a.positional(1, usize::MAX, USAGE)?.iter().map(|s| s.to_string()).collect();
+    let out = a.value("--out").filter(|o| !o.is_empty()).ok_or_else(|| ArgError::Required("--out NET".into()))?;
+    let mut cfg = Config::new(data, out.to_string());
+    cfg.hidden = a.value("--hidden").map(hidden).transpose()?;
+    cfg.epochs = a.number("--epochs", EPOCHS)?.unwrap_or(cfg.epochs);
+    cfg.lambda = a.real("--lambda", 0.0..=1.0)?.map_or(cfg.lambda, |x| x as f32);
+    cfg.lr = a.real("--lr", LR)?.map_or(cfg.lr, |x| x as f32);
+    cfg.batch = a.number("--batch", BATCH)?.unwrap_or(cfg.batch);
+    cfg.threads = a.number("--threads", THREADS)?.unwrap_or(cfg.threads);
+    cfg.resume = a.value("--resume").map(str::to_string);
+    if let Some(c) = a.value("--checkpoint") {
+        cfg.checkpoint = c.to_string();
     }
-    let out = flags
-        .iter()
-        .find(|(f, _)| *f == "--out")
-        .map(|(_, v)| v.to_string())
-        .filter(|o| !o.is_empty())
-        .ok_or_else(|| format!("--out NET is required ({USAGE})"))?;
-    let mut cfg = Config::new(pos.iter().map(|s| s.to_string()).collect(), out);
-    for &(f, v) in &flags {
-        match f {
-            "--hidden" => {
-                let h: usize = num(f, v, 16, 4096)?;
-                if !h.is_multiple_of(16) {
-                    return Err(format!("--hidden must be a multiple of 16, got {h}"));
-                }
-                cfg.hidden = Some(h);
-            }
-            "--epochs" => cfg.epochs = num(f, v, 1, 100_000)?,
-            "--lambda" => cfg.lambda = num(f, v, 0.0, 1.0)?,
-            "--lr" => cfg.lr = num(f, v, 1e-7, 10.0)?,
-            "--batch" => cfg.batch = num(f, v, 1, 1 << 24)?,
-            "--threads" => cfg.threads = num(f, v, 1, 256)?,
-            "--resume" => cfg.resume = Some(v.to_string()),
-            "--checkpoint" => cfg.checkpoint = v.to_string(),
-            "--seed" => cfg.seed = Some(num(f, v, 0, u64::MAX)?),
-            "--val" => cfg.val = Some(num(f, v, 0.0, 0.5)?),
-            "--wdl-scale" => cfg.wdl_scale = num(f, v, 1.0, 10_000.0)?,
-            _ => {}
-        }
-    }
+    cfg.seed = a.number("--seed", 0..=u64::MAX)?;
+    cfg.val = a.real("--val", VAL)?.map(|x| x as f32);
+    cfg.wdl_scale = a.real("--wdl-scale", WDL_SCALE)?.map_or(cfg.wdl_scale, |x| x as f32);
     Ok(cfg)
 }
 
-/// Runs `horizon train`; returns the exit code.
-pub fn command(args: &[String]) -> i32 {
-    let cfg = match parse_args(args) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_USAGE;
-        }
-    };
+fn run(argv: &[String]) -> Outcome {
+    let cfg = config(argv)?;
     let tty = std::io::stderr().is_terminal();
     let clear = if tty { "\r\x1b[K" } else { "" };
     let mut line = |s: &str| {
         eprint!("{clear}");
         // A closed stdout must not stop the run: the files are what matter.
-        let _ = writeln!(std::io::stdout().lock(), "{s}");
+        emit(&format!("{s}\n"));
     };
     let mut last = Instant::now();
     let every = if tty { PROGRESS_TTY } else { PROGRESS_LOG };
@@ -101,22 +108,15 @@ pub fn command(args: &[String]) -> i32 {
         }
     };
     let start = Instant::now();
-    match train::run(&cfg, &mut Output { line: &mut line, progress: &mut progress }) {
-        Ok(r) => {
-            eprint!("{clear}");
-            let last = r.last();
-            println!(
-                "wrote '{}' and checkpoint '{}' in {}{}",
-                cfg.out,
-                cfg.checkpoint,
-                train::hms(start.elapsed().as_secs_f64()),
-                last.and_then(|l| l.val_loss).map_or(String::new(), |v| format!(": validation loss {v:.6}"))
-            );
-            0
-        }
-        Err(e) => {
-            eprintln!("{clear}error: {e}");
-            EXIT_USAGE
-        }
-    }
+    let result = train::run(&cfg, &mut Output { line: &mut line, progress: &mut progress });
+    eprint!("{clear}");
+    let reports = result.map_err(super::convert::failure)?;
+    say!(
+        "wrote '{}' and checkpoint '{}' in {}{}",
+        cfg.out,
+        cfg.checkpoint,
+        train::hms(start.elapsed().as_secs_f64()),
+        reports.last().and_then(|l| l.val_loss).map_or(String::new(), |v| format!(": validation loss {v:.6}"))
+    );
+    Ok(Exit::Ok)
 }

@@ -18,19 +18,12 @@
 //! at zero, with a zero gradient for ever.)
 
 use super::params::*;
-use super::pawns::{east, south_fill, west};
-use super::score::S;
-use super::{Acc, Attacks, Side, Tracer};
+use super::danger::danger_bonus;
+use super::acc::{Acc, Attacks, Side};
+use super::trace::Tracer;
 use crate::bitboard::Bitboard;
 use crate::tables;
 use crate::types::Piece;
-
-/// The king-danger bonus of `units` (see the module doc); shared with the tuner's check.
-#[inline(always)]
-pub fn danger_bonus(units: S) -> S {
-    let mg = units.mg().max(0);
-    S(mg * mg / KING_DANGER_MG_DIV, units.eg() / KING_DANGER_EG_DIV)
-}
 
 /// King shelter: while the king is on its first two ranks, each of the files around it (its
 /// own file and the neighbours) is checked for an own pawn in front of the king: one rank
@@ -44,14 +37,14 @@ pub fn shelter<T: Tracer>(us: &Side, acc: &mut Acc<T>) {
         return;
     }
     // Branch-free, with popcounts over the (two or three) files around the king.
-    const RANK_1: u64 = 0xFF;
+    const RANK_1: u64 = Bitboard::RANK_1.raw();
     let ahead = !0u64 << (8 * (kr + 1));
-    let kfile = 0x0101_0101_0101_0101u64 << (k & 7);
-    let files = kfile | west(kfile) | east(kfile);
+    let kfile = Bitboard::file(us.king.file());
+    let files = (kfile | kfile.west() | kfile.east()).raw();
     let shield = us.pawns.raw() & files & ahead;
     let one = shield & RANK_1 << (8 * (kr + 1));
     let two = shield & RANK_1 << (8 * (kr + 2)) & !(one << 8);
-    let covered = (south_fill(shield) & RANK_1).count_ones() as i32;
+    let covered = (Bitboard::from_raw(shield).south_fill() & Bitboard::RANK_1).count() as i32;
     let n_files = (files & RANK_1).count_ones() as i32;
     let (n1, n2) = (one.count_ones() as i32, two.count_ones() as i32);
     term!(acc, SHELTER_ONE_AHEAD, n1);

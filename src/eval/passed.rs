@@ -2,8 +2,8 @@
 //! come from the pawn structure (`pawns.rs`, cached); what depends on the kings and the other
 //! pieces is scored here, per passed pawn and by its rank.
 
-use super::pawns::{distance, north_fill, rank_of};
-use super::{Acc, Attacks, Side, Tracer};
+use super::acc::{Acc, Attacks, Side};
+use super::trace::Tracer;
 use crate::bitboard::Bitboard;
 use crate::types::Square;
 
@@ -19,12 +19,12 @@ use crate::types::Square;
 pub fn evaluate<T: Tracer>(us: &Side, them: &Side, passed: Bitboard, theirs: &Attacks, acc: &mut Acc<T>) {
     let occ = us.all | them.all;
     for sq in passed {
-        let r = rank_of(sq);
+        let r = sq.rank().index();
         // A pawn stands on ranks 1..=6, so the stop square exists.
         let stop = Square::from_index(sq.index() + 8);
-        term!(acc, PASSED_THEIR_KING_DIST[r], distance(them.king, stop));
-        term!(acc, PASSED_OUR_KING_DIST[r], distance(us.king, stop));
-        let path = Bitboard::from_raw(north_fill(stop.bb().raw()));
+        term!(acc, PASSED_THEIR_KING_DIST[r], them.king.distance(stop));
+        term!(acc, PASSED_OUR_KING_DIST[r], us.king.distance(stop));
+        let path = stop.bb().north_fill();
         term!(acc, PASSED_FREE_PATH[r], (path & occ).is_empty() as i32);
         term!(acc, PASSED_SAFE_STOP[r], !theirs.all.has(stop) as i32);
         term!(acc, PASSED_BLOCKED[r], them.all.has(stop) as i32);

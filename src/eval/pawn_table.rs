@@ -61,13 +61,7 @@ impl PawnTable {
         self.hits = 0;
     }
 
-    /// Zeroes the statistics only.
-    pub fn reset_stats(&mut self) {
-        self.probes = 0;
-        self.hits = 0;
-    }
-
-    /// Lookups since the last clear or reset.
+    /// Lookups since the last clear.
     pub fn probes(&self) -> u64 {
         self.probes
     }

@@ -2,86 +2,14 @@
 //! each side's own frame (the side scored always moves "up"; see [`Side`]). Because it depends
 //! on nothing else, the engine caches the result in a [`super::PawnTable`] keyed by the
 //! board's pawn key; a trace always computes it afresh.
-//!
-//! The bitboard helpers here (fills, shifts, pawn attacks, distance) serve the other terms too.
 
 use super::pawn_table::PawnEntry;
 use super::trace::NoTrace;
 use super::score::S;
-use super::{Acc, Side, Tracer};
+use super::acc::{Acc, Side};
+use super::trace::Tracer;
 use crate::bitboard::Bitboard;
-use crate::types::{Color, Piece, Square};
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const NOT_A: u64 = !FILE_A;
-const NOT_H: u64 = !(FILE_A << 7);
-
-/// Everything on the squares of `b` and above them (towards rank 8).
-#[inline(always)]
-pub fn north_fill(b: u64) -> u64 {
-    let b = b | b << 8;
-    let b = b | b << 16;
-    b | b << 32
-}
-
-/// Everything on the squares of `b` and below them (towards rank 1).
-#[inline(always)]
-pub fn south_fill(b: u64) -> u64 {
-    let b = b | b >> 8;
-    let b = b | b >> 16;
-    b | b >> 32
-}
-
-/// Whole files holding a square of `b`.
-#[inline(always)]
-pub fn file_fill(b: u64) -> u64 {
-    north_fill(south_fill(b))
-}
-
-/// `b` moved one file towards a.
-#[inline(always)]
-pub fn west(b: u64) -> u64 {
-    (b & NOT_A) >> 1
-}
-
-/// `b` moved one file towards h.
-#[inline(always)]
-pub fn east(b: u64) -> u64 {
-    (b & NOT_H) << 1
-}
-
-/// Squares attacked by pawns moving up the board.
-#[inline(always)]
-pub fn attacks_up(b: u64) -> u64 {
-    (b & NOT_A) << 7 | (b & NOT_H) << 9
-}
-
-/// Squares attacked by two pawns moving up the board.
-#[inline(always)]
-pub fn double_attacks_up(b: u64) -> u64 {
-    (b & NOT_A) << 7 & (b & NOT_H) << 9
-}
-
-/// Squares attacked by pawns moving down the board.
-#[inline(always)]
-pub fn attacks_down(b: u64) -> u64 {
-    (b & NOT_A) >> 9 | (b & NOT_H) >> 7
-}
-
-/// King (Chebyshev) distance between two squares.
-#[inline(always)]
-pub fn distance(a: Square, b: Square) -> i32 {
-    let (a, b) = (a.index() as i32, b.index() as i32);
-    let df = ((a & 7) - (b & 7)).abs();
-    let dr = ((a >> 3) - (b >> 3)).abs();
-    df.max(dr)
-}
-
-/// Rank of a square in its own frame (0 = back rank).
-#[inline(always)]
-pub fn rank_of(sq: Square) -> usize {
-    sq.index() >> 3
-}
+use crate::types::{Color, Piece};
 
 /// The pawn terms of both sides (white and black, each in its own frame): white's score
 /// minus black's, and the passed pawns of each side in its own frame.
@@ -120,32 +48,30 @@ fn side_terms<T: Tracer>(ours: Bitboard, theirs: Bitboard, acc: &mut Acc<T>) -> 
     for sq in ours {
         term!(acc, PAWN_PSQT[sq.index()], 1);
     }
-    let (ours, theirs) = (ours.raw(), theirs.raw());
+    let files = ours.file_fill();
+    let isolated = ours & !(files.west() | files.east());
+    term!(acc, ISOLATED, isolated.count() as i32);
 
-    let files = file_fill(ours);
-    let isolated = ours & !(west(files) | east(files));
-    term!(acc, ISOLATED, isolated.count_ones() as i32);
+    let doubled = ours & ours.shift(8).north_fill();
+    term!(acc, DOUBLED, doubled.count() as i32);
 
-    let doubled = ours & north_fill(ours << 8);
-    term!(acc, DOUBLED, doubled.count_ones() as i32);
-
-    let supportable = north_fill(west(ours) | east(ours));
-    let stop_attacked = attacks_down(theirs) >> 8;
+    let supportable = (ours.west() | ours.east()).north_fill();
+    let stop_attacked = theirs.pawn_attacks_down().shift(-8);
     let backward = ours & !supportable & stop_attacked & !isolated;
-    term!(acc, BACKWARD, backward.count_ones() as i32);
+    term!(acc, BACKWARD, backward.count() as i32);
 
-    let connected = ours & (attacks_up(ours) | west(ours) | east(ours));
-    for sq in Bitboard::from_raw(connected) {
-        term!(acc, CONNECTED[rank_of(sq)], 1);
+    let connected = ours & (ours.pawn_attacks_up() | ours.west() | ours.east());
+    for sq in connected {
+        term!(acc, CONNECTED[sq.rank().index()], 1);
     }
 
     // Squares in front of their pawns (they move down), widened to the neighbouring files.
-    let their_front = south_fill(theirs >> 8);
-    let their_span = their_front | west(their_front) | east(their_front);
-    let behind_own = south_fill(ours >> 8);
-    let passed = Bitboard::from_raw(ours & !their_span & !behind_own);
+    let their_front = theirs.shift(-8).south_fill();
+    let their_span = their_front | their_front.west() | their_front.east();
+    let behind_own = ours.shift(-8).south_fill();
+    let passed = ours & !their_span & !behind_own;
     for sq in passed {
-        term!(acc, PASSED_RANK[rank_of(sq)], 1);
+        term!(acc, PASSED_RANK[sq.rank().index()], 1);
     }
     passed
 }
@@ -154,6 +80,7 @@ fn side_terms<T: Tracer>(ours: Bitboard, theirs: Bitboard, acc: &mut Acc<T>) -> 
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::types::Square;
 
     fn sides(fen: &str) -> (Side, Side) {
         let b = Board::from_fen(fen).unwrap();

@@ -1,8 +1,8 @@
 //! The first pass over one side's pieces: material, placement, mobility, bishop pair, rooks
 //! and queens on open files, and the attack maps the later terms need.
 
-use super::pawns::{attacks_down, attacks_up, double_attacks_up, file_fill};
-use super::{Acc, Attacks, Side, Tracer};
+use super::acc::{Acc, Attacks, Side};
+use super::trace::Tracer;
 use crate::bitboard::Bitboard;
 use crate::tables;
 use crate::types::{Piece, Square};
@@ -23,13 +23,13 @@ use crate::types::{Piece, Square};
 #[inline(always)]
 pub fn evaluate<T: Tracer>(us: &Side, them: &Side, acc: &mut Acc<T>) -> Attacks {
     let occ = us.all | them.all;
-    let pawn_attacks = Bitboard::from_raw(attacks_up(us.pawns.raw()));
+    let pawn_attacks = us.pawns.pawn_attacks_up();
     let mut a = Attacks::default();
     a.by[Piece::Pawn.index()] = pawn_attacks;
     a.all = pawn_attacks;
-    a.twice = Bitboard::from_raw(double_attacks_up(us.pawns.raw()));
+    a.twice = us.pawns.pawn_double_attacks_up();
 
-    let area = !(us.all | Bitboard::from_raw(attacks_down(them.pawns.raw())));
+    let area = !(us.all | them.pawns.pawn_attacks_down());
     let zone = tables::king_attacks(them.king) | them.king.bb();
     macro_rules! pieces {
         ($piece:expr, $psqt:ident, $mobility:ident, $attacks:expr) => {{
@@ -66,10 +66,10 @@ pub fn evaluate<T: Tracer>(us: &Side, them: &Side, acc: &mut Acc<T>) -> Attacks 
     }
 
     if (us.rooks | us.queens).any() {
-        let own_files = file_fill(us.pawns.raw());
-        let their_files = file_fill(them.pawns.raw());
-        let open = Bitboard::from_raw(!own_files & !their_files);
-        let semi_open = Bitboard::from_raw(!own_files & their_files);
+        let own_files = us.pawns.file_fill();
+        let their_files = them.pawns.file_fill();
+        let open = !own_files & !their_files;
+        let semi_open = !own_files & their_files;
         term!(acc, ROOK_OPEN_FILE, (us.rooks & open).count() as i32);
         term!(acc, ROOK_SEMI_OPEN_FILE, (us.rooks & semi_open).count() as i32);
         term!(acc, QUEEN_OPEN_FILE, (us.queens & open).count() as i32);

@@ -15,6 +15,7 @@
 
 use super::params::*;
 use super::weights;
+use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::types::{Color, Piece};
 
@@ -157,8 +158,7 @@ pub fn scale_case(board: &Board, strong: Color) -> ScaleCase {
     }
     let (sb, wb) = (board.colored(strong, Piece::Bishop), board.colored(weak, Piece::Bishop));
     if sb.count() == 1 && wb.count() == 1 {
-        const DARK: u64 = 0xAA55_AA55_AA55_AA55;
-        let (s_dark, w_dark) = (sb.raw() & DARK != 0, wb.raw() & DARK != 0);
+        let (s_dark, w_dark) = ((sb & Bitboard::DARK).any(), (wb & Bitboard::DARK).any());
         if s_dark != w_dark {
             let others = board.pieces(Piece::Knight) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
             if others.is_empty() {

@@ -1,6 +1,7 @@
 //! Threats: enemy pieces attacked by something cheaper, or attacked and left undefended.
 
-use super::{Acc, Attacks, Side, Tracer};
+use super::acc::{Acc, Attacks, Side};
+use super::trace::Tracer;
 use crate::types::Piece;
 
 /// The threats we make against `them` (`ours`/`theirs`: both sides' attacks, our frame):

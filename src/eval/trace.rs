@@ -12,10 +12,11 @@
 //! It also records what the code actually added for each term, so [`Trace::check`] can name
 //! the term when `weights · trace` and the evaluation disagree.
 
-use super::king::danger_bonus;
+use super::danger::danger_bonus;
 use super::layout::{self, COUNT};
 use super::scale::ScaleCase;
 use super::score::S;
+use super::taper::finish;
 use crate::types::Color;
 
 /// Receives the features of one evaluation.
@@ -132,7 +133,7 @@ impl Trace {
     /// The evaluation (white's view) recomputed from this trace with weights `w` and scale
     /// factors `factor`, in integers exactly as the engine computes it.
     pub fn evaluate(&self, w: &[S], factor: impl Fn(ScaleCase) -> i32) -> i32 {
-        super::finish(self.sum(w), self.phase, |strong| factor(self.scale[strong.index()]))
+        finish(self.sum(w), self.phase, |strong| factor(self.scale[strong.index()]))
     }
 
     /// Checks that this trace accounts for every centipawn the evaluation added, with weights

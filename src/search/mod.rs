@@ -32,6 +32,7 @@ pub mod params;
 mod pv;
 mod qsearch;
 mod report;
+mod nnue_stack;
 mod static_eval;
 mod tablebase;
 pub mod threads;
@@ -106,7 +107,7 @@ pub struct Searcher {
     evaluator: Evaluator,
     /// The network and this thread's accumulators when the network evaluates (`None`: the
     /// classical `evaluator`).
-    nnue: Option<static_eval::Nnue>,
+    nnue: Option<nnue_stack::Nnue>,
     /// Syzygy tablebases, shared by all threads (`None`: no tables).
     tb: Option<Arc<Tablebases>>,
     /// Probe WDL inside this search for positions with at most this many pieces (0: no
@@ -241,6 +242,19 @@ impl Searcher {
         } else {
             raw_eval
         }
+    }
+
+    /// Prepares a fresh searcher to call `negamax`/`qsearch` directly on `board` in unit
+    /// tests: no limits, no clock, uncorrected evals (as `quiescence` does).
+    #[cfg(test)]
+    pub(super) fn ready_for_test(&mut self, board: &Board) {
+        self.board = board.clone();
+        self.stats = Stats::default();
+        self.stopped = false;
+        self.limits = Limits::default();
+        self.time = time::TimeManager::default();
+        self.correct_eval = false;
+        self.refresh_root();
     }
 
     /// Does the side to move have a piece other than pawns and king (zugzwang guard)?

@@ -6,7 +6,6 @@
 //! continuation history; losing captures and under-promotions last.
 
 use super::history::{piece_index, ContKeys, History};
-use super::params::MVV_VALUES;
 use crate::board::Board;
 use crate::movegen::{MoveList, ALL, MAX_MOVES};
 use crate::moves::Move;
@@ -25,8 +24,8 @@ const BAD_CAPTURE: i32 = -2_000_000;
 #[inline(always)]
 pub fn mvv_lva(board: &Board, m: Move) -> i32 {
     let attacker = board.piece_on(m.from()).map_or(0, |p| p.index() as i32);
-    let promo = if m.is_promotion() { MVV_VALUES[m.promotion().index()] } else { 0 };
-    let victim = board.captured_piece(m).map_or(0, |p| MVV_VALUES[p.index()]);
+    let promo = if m.is_promotion() { m.promotion().nominal_value() } else { 0 };
+    let victim = board.captured_piece(m).map_or(0, Piece::nominal_value);
     (victim + promo) * 8 - attacker
 }
 

@@ -377,3 +377,54 @@ impl Searcher {
         best_score
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::eval::evaluate;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::Control;
+    use std::sync::Arc;
+
+    fn searcher() -> Searcher {
+        Searcher::new(Arc::new(TranspositionTable::new(1)), Arc::new(Control::default()))
+    }
+
+    /// `improving` compares with our eval two plies back; when we were in check there (no
+    /// eval, stored as -INFINITY) it falls back to four plies back, and with neither it says
+    /// no. Without the fallback the second assertion fails (nothing to compare: false); if the
+    /// in-check -INFINITY were compared as an eval, every eval would "improve" on it and the
+    /// third fails.
+    #[test]
+    fn improving_falls_back_past_a_ply_in_check() {
+        let mut s = searcher();
+        s.stack[0].eval = 50;
+        s.stack[2].eval = 100;
+        assert!(!s.improving(4, 60), "two plies back (100) decides first");
+        s.stack[2].eval = -INFINITY;
+        assert!(s.improving(4, 60), "in check two plies back: 60 > 50 four plies back");
+        assert!(!s.improving(4, 40), "in check two plies back: 40 < 50 four plies back");
+        s.stack[0].eval = -INFINITY;
+        assert!(!s.improving(4, 60), "neither known: not improving");
+        assert!(!s.improving(1, 60), "near the root nothing is known");
+    }
+
+    /// Fail soft through futility pruning: far below alpha at depth 1, the first quiet move
+    /// is searched and every later quiet is pruned as futile; the node's score is then what
+    /// a pruned move might have scored, `eval + FUTILITY_BASE + FUTILITY_MARGIN`, not the
+    /// lower score of the one move searched. Without `best_score.max(futility_value)` the
+    /// result would be that searched move's score (about the static eval) and this fails.
+    #[test]
+    fn futility_pruned_quiets_raise_the_fail_soft_score() {
+        // White (to move) has king, knight and pawns against a queen: no captures, no checks.
+        let board = Board::from_fen("3qk3/8/8/8/8/8/PPP5/1K5N w - - 0 1").unwrap();
+        let eval = evaluate(&board);
+        let futility_value = eval + FUTILITY_BASE + FUTILITY_MARGIN;
+        assert!(futility_value < 0, "the position must be hopeless for white: eval {eval}");
+        let mut s = searcher();
+        s.ready_for_test(&board);
+        let score = s.negamax(0, 1, 1, 1, true);
+        assert_eq!(score, futility_value, "eval {eval}");
+    }
+}

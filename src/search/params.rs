@@ -97,15 +97,10 @@ pub const CORRECTION_MAX: i32 = 64 * CORRECTION_GRAIN;
 /// Internal iterative reduction: without a hash move, reduce by one from this depth.
 pub const IIR_DEPTH: i32 = 4;
 
-/// Delta pruning in quiescence: skip a capture if stand pat + victim + margin <= alpha.
+/// Delta pruning in quiescence: skip a capture if stand pat + victim + margin <= alpha. The
+/// victim (and a promotion: the queen's value less the pawn's) is valued by
+/// `Piece::nominal_value`, as in MVV/LVA ordering and SEE.
 pub const DELTA_MARGIN: i32 = 200;
-/// What a captured piece (and a promotion, the queen's value less the pawn's) is taken to
-/// gain in delta pruning, indexed by `Piece`. A king is never captured.
-pub const DELTA_VALUES: [i32; 6] = [100, 300, 300, 500, 900, 0];
-
-/// Victim values for MVV/LVA capture ordering, indexed by `Piece` (the promotion piece
-/// counts as a second victim). Only their order matters much. A king is never captured.
-pub const MVV_VALUES: [i32; 6] = [100, 300, 300, 500, 900, 0];
 
 /// History: bonus = min(depth^2 * scale, cap); entries saturate at HISTORY_MAX.
 pub const HISTORY_SCALE: i32 = 16;

@@ -109,8 +109,8 @@ impl Searcher {
                     continue;
                 }
                 // Step 3. Delta pruning: even winning the victim (plus a margin) cannot raise alpha.
-                let victim = self.board.captured_piece(m).map_or(0, |p| DELTA_VALUES[p.index()]);
-                let promotion = DELTA_VALUES[Piece::Queen.index()] - DELTA_VALUES[Piece::Pawn.index()];
+                let victim = self.board.captured_piece(m).map_or(0, Piece::nominal_value);
+                let promotion = Piece::Queen.nominal_value() - Piece::Pawn.nominal_value();
                 let gain = victim + if m.is_promotion() { promotion } else { 0 };
                 let optimistic = static_eval + gain + DELTA_MARGIN;
                 if optimistic <= alpha && !m.is_promotion() {
@@ -178,5 +178,31 @@ impl QuietChecks {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::evaluate;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::Control;
+    use std::sync::Arc;
+
+    /// Fail soft through delta pruning: standing pat far below alpha, the one capture (a
+    /// pawn) cannot reach alpha even with the margin and is pruned; the score returned is
+    /// what it might have scored, `eval + pawn + DELTA_MARGIN`, not the stand-pat eval.
+    /// Without `best_score.max(optimistic)` the result would be the eval and this fails.
+    #[test]
+    fn delta_pruned_captures_raise_the_fail_soft_score() {
+        // White (to move): king and knight against a queen; Nh1xg3 is the only capture.
+        let board = Board::from_fen("3qk3/8/8/8/8/6p1/8/1K5N w - - 0 1").unwrap();
+        let eval = evaluate(&board);
+        let optimistic = eval + Piece::Pawn.nominal_value() + DELTA_MARGIN;
+        assert!(optimistic < 0, "the capture must not reach alpha: eval {eval}");
+        let mut s = Searcher::new(Arc::new(TranspositionTable::new(1)), Arc::new(Control::default()));
+        s.ready_for_test(&board);
+        assert_eq!(s.qsearch(0, 1, 1, false), optimistic, "eval {eval}");
+        assert_eq!(s.stats.delta_pruned, 1);
     }
 }

@@ -11,7 +11,8 @@
 
 use super::params::{MAX_PLY, TB_WIN_BOUND};
 use super::Searcher;
-use crate::eval::nnue::{AccumulatorStack, Network};
+use super::nnue_stack::Nnue;
+use crate::eval::nnue::{self, AccumulatorStack, Network};
 use crate::moves::Move;
 use std::sync::Arc;
 
@@ -21,12 +22,6 @@ const STACK_PLIES: usize = MAX_PLY + 4;
 /// The network's evaluation is kept inside this bound, away from tablebase and mate
 /// scores (a trained network never comes near it; a broken or random one might).
 const NNUE_EVAL_LIMIT: i32 = TB_WIN_BOUND - 1;
-
-/// The network and this thread's accumulators.
-pub(super) struct Nnue {
-    net: Arc<Network>,
-    stack: AccumulatorStack,
-}
 
 impl Searcher {
     /// Evaluates with `net` (shared read-only by every thread), or with the classical
@@ -55,9 +50,9 @@ impl Searcher {
     pub(super) fn evaluate(&mut self, ply: usize) -> i32 {
         match self.nnue.as_mut() {
             Some(n) => {
-                let e = n.stack.evaluate(ply, &n.net, self.board.side_to_move());
+                let e = nnue::evaluate(&n.net, n.stack.get(ply, &n.net), self.board.side_to_move());
                 // Debug builds check every incremental evaluation against a full refresh.
-                debug_assert_eq!(e, crate::eval::nnue::evaluate_board(&n.net, &self.board), "{}", self.board.to_fen());
+                debug_assert_eq!(e, nnue::evaluate_board(&n.net, &self.board), "{}", self.board.to_fen());
                 e.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
             }
             None => self.evaluator.evaluate(&self.board),

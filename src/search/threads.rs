@@ -51,6 +51,8 @@ pub struct ThreadPool {
     /// Index 0 is the main thread.
     searchers: Vec<Searcher>,
     pick: Pick,
+    /// The node count of each thread in the last search (main thread first).
+    thread_nodes: Vec<u64>,
 }
 
 impl ThreadPool {
@@ -62,6 +64,7 @@ impl ThreadPool {
             helper_control: Arc::new(Control::default()),
             searchers: Vec::new(),
             pick: Pick::default(),
+            thread_nodes: Vec::new(),
         };
         pool.set_threads(threads);
         pool
@@ -119,6 +122,12 @@ impl ThreadPool {
         }
     }
 
+    /// The nodes each thread searched in the last search, the main thread first (a helper
+    /// that could not be started is left out). The result's `stats.nodes` is their sum.
+    pub fn thread_nodes(&self) -> &[u64] {
+        &self.thread_nodes
+    }
+
     /// Chooses how the final move is picked.
     pub fn set_pick(&mut self, pick: Pick) {
         self.pick = pick;
@@ -137,7 +146,9 @@ impl ThreadPool {
         // 1. One new table age per search, not one per thread.
         self.tt.new_search();
         if self.searchers.len() == 1 {
-            return self.searchers[0].search(board, limits, reporter);
+            let result = self.searchers[0].search(board, limits, reporter);
+            self.thread_nodes = vec![result.stats.nodes];
+            return result;
         }
 
         // 2. Helpers get the same root moves and depth but no clock or mate limit: they
@@ -194,6 +205,7 @@ impl ThreadPool {
         for (r, _) in &helper_results {
             stats.add(&r.stats);
         }
+        self.thread_nodes = std::iter::once(&main_result).chain(helper_results.iter().map(|(r, _)| r)).map(|r| r.stats.nodes).collect();
         let (mut all, mut lines): (Vec<SearchResult>, Vec<Option<Report>>) =
             std::iter::once((main_result, None)).chain(helper_results).unzip();
         let chosen = match pick {

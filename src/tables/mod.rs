@@ -4,7 +4,7 @@
 pub mod gen;
 
 use crate::bitboard::Bitboard;
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, Square};
 
 /// One square's magic: index = ((occ & mask) * magic) >> shift, plus offset.
 #[derive(Copy, Clone)]
@@ -72,19 +72,6 @@ pub fn king_attacks(sq: Square) -> Bitboard {
 #[inline(always)]
 pub fn pawn_attacks(c: Color, sq: Square) -> Bitboard {
     Bitboard::from_raw(PAWN_ATTACKS_FLAT[c.index() * 64 + sq.index()])
-}
-
-/// Attacks of a non-pawn piece on `sq` given occupancy `occ`.
-#[inline(always)]
-pub fn piece_attacks(p: Piece, sq: Square, occ: Bitboard) -> Bitboard {
-    match p {
-        Piece::Knight => knight_attacks(sq),
-        Piece::Bishop => bishop_attacks(sq, occ),
-        Piece::Rook => rook_attacks(sq, occ),
-        Piece::Queen => queen_attacks(sq, occ),
-        Piece::King => king_attacks(sq),
-        Piece::Pawn => Bitboard::EMPTY,
-    }
 }
 
 /// Squares strictly between `a` and `b` on a shared line, else empty.

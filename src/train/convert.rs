@@ -7,9 +7,9 @@
 //! lines and invalid records are skipped and counted; the first few are described.
 
 use super::data::{for_each_record, LoadStats};
-use crate::board::Board;
+use super::TrainError;
 use crate::datagen::{format_line, parse_line, Outcome};
-use crate::record::{Record, RESULT_DRAW, RESULT_WHITE_WINS};
+use crate::record::Record;
 use std::collections::HashSet;
 use std::io::{BufRead, BufWriter, IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -52,26 +52,17 @@ pub struct Stats {
     pub first_skipped: Vec<String>,
 }
 
-/// The outcome of a (valid) result byte.
-pub fn outcome_of(result: u8) -> Outcome {
-    match result {
-        RESULT_WHITE_WINS => Outcome::WhiteWins,
-        RESULT_DRAW => Outcome::Draw,
-        _ => Outcome::BlackWins,
-    }
-}
-
-/// Reads one text data line into a record, or says why not.
+/// Reads one text data line (with the one data-line parser, `crate::datagen::parse_line`)
+/// into a record, or says why not.
 pub fn record_of_line(line: &str) -> Result<Record, String> {
-    let d = parse_line(line)?;
-    let board = Board::from_fen(&d.fen).map_err(|e| format!("bad FEN: {e}"))?;
-    Ok(Record::from_board(&board, d.score, d.result.result_byte()))
+    let d = parse_line(line).map_err(|e| e.to_string())?;
+    Ok(Record::from_board(&d.board, d.score, d.result.result_byte()))
 }
 
 /// The text data line of a record (with its newline), or why the record is not a position.
 pub fn line_of_record(r: &Record) -> Result<String, String> {
     let board = r.to_board().map_err(|e| e.to_string())?;
-    Ok(format_line(&board.to_fen(), r.score as i32, outcome_of(r.result)))
+    Ok(format_line(&board.to_fen(), r.score as i32, Outcome::of_result_byte(r.result)))
 }
 
 /// The output side of a conversion: format, dedup set, counters and progress.
@@ -93,7 +84,7 @@ impl<W: Write> Sink<W> {
         }
     }
 
-    fn put(&mut self, r: &Record) -> Result<(), String> {
+    fn put(&mut self, r: &Record) -> Result<(), TrainError> {
         self.stats.read += 1;
         if self.stats.read.is_multiple_of(PROGRESS_CHECK) {
             self.progress();
@@ -114,7 +105,7 @@ impl<W: Write> Sink<W> {
                 }
             },
         };
-        res.map_err(|e| format!("cannot write: {e}"))?;
+        res.map_err(|e| TrainError::Write(format!("cannot write: {e}")))?;
         self.stats.written += 1;
         Ok(())
     }
@@ -143,7 +134,7 @@ impl<W: Write> Sink<W> {
 }
 
 /// Reads text lines from `input`, feeding the records to `sink`.
-fn read_text<W: Write>(name: &str, input: impl BufRead, sink: &mut Sink<W>) -> Result<(), String> {
+fn read_text<W: Write>(name: &str, input: impl BufRead, sink: &mut Sink<W>) -> Result<(), TrainError> {
     let mut input = input;
     let mut buf = Vec::new();
     let mut n: u64 = 0;
@@ -173,19 +164,19 @@ fn read_text<W: Write>(name: &str, input: impl BufRead, sink: &mut Sink<W>) -> R
 
 /// Runs a conversion. Writes to a temporary file beside the output and renames it at the
 /// end, so an interrupted run leaves no half-written output.
-pub fn run(cfg: &Config) -> Result<Stats, String> {
+pub fn run(cfg: &Config) -> Result<Stats, TrainError> {
     if cfg.inputs.is_empty() {
-        return Err("no input files".into());
+        return Err(TrainError::Input("no input files".into()));
     }
     if !cfg.force && std::path::Path::new(&cfg.out).exists() {
-        return Err(format!("'{}' exists; add --force to replace it", cfg.out));
+        return Err(TrainError::Input(format!("'{}' exists; add --force to replace it", cfg.out)));
     }
     // Check every binary input before writing anything.
     for p in cfg.inputs.iter().filter(|p| *p != "-" && Format::of_path(p) == Format::Bin) {
         super::data::record_count(p)?;
     }
     let tmp = format!("{}.tmp", cfg.out);
-    let file = std::fs::File::create(&tmp).map_err(|e| format!("cannot write '{tmp}': {e}"))?;
+    let file = std::fs::File::create(&tmp).map_err(|e| TrainError::Write(format!("cannot write '{tmp}': {e}")))?;
     let now = Instant::now();
     let mut sink = Sink {
         out: BufWriter::with_capacity(1 << 20, file),
@@ -196,14 +187,14 @@ pub fn run(cfg: &Config) -> Result<Stats, String> {
         last_progress: now,
         tty: std::io::stderr().is_terminal(),
     };
-    let result = (|| {
+    let result = (|| -> Result<(), TrainError> {
         for p in &cfg.inputs {
             if p == "-" {
                 read_text("stdin", std::io::stdin().lock(), &mut sink)?;
             } else if Format::of_path(p) == Format::Bin {
                 let f = std::fs::File::open(p).map_err(|e| format!("cannot read '{p}': {e}"))?;
                 let mut load = LoadStats::default();
-                let mut err = Ok(());
+                let mut err: Result<(), TrainError> = Ok(());
                 for_each_record(p, std::io::BufReader::new(f), &mut load, |_, r| {
                     if err.is_ok() {
                         err = sink.put(r);
@@ -221,7 +212,7 @@ pub fn run(cfg: &Config) -> Result<Stats, String> {
                 read_text(p, std::io::BufReader::with_capacity(1 << 20, f), &mut sink)?;
             }
         }
-        sink.out.flush().map_err(|e| format!("cannot write '{tmp}': {e}"))
+        sink.out.flush().map_err(|e| TrainError::Write(format!("cannot write '{tmp}': {e}")))
     })();
     if sink.tty {
         eprint!("\r\x1b[K");
@@ -232,6 +223,7 @@ pub fn run(cfg: &Config) -> Result<Stats, String> {
     }
     let stats = sink.stats;
     drop(sink.out);
-    std::fs::rename(&tmp, &cfg.out).map_err(|e| format!("cannot rename '{tmp}' to '{}': {e}", cfg.out))?;
+    std::fs::rename(&tmp, &cfg.out)
+        .map_err(|e| TrainError::Write(format!("cannot rename '{tmp}' to '{}': {e}", cfg.out)))?;
     Ok(stats)
 }

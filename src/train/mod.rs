@@ -23,12 +23,14 @@ pub mod adamw;
 pub mod checkpoint;
 pub mod convert;
 pub mod data;
+pub mod error;
 pub mod export;
 pub mod network;
 pub mod rng;
 
 use adamw::AdamW;
 use checkpoint::Checkpoint;
+pub use error::TrainError;
 use network::{run_slice, Layout, LossSpec, Scratch, HIDDEN_MULTIPLE, MAX_HIDDEN};
 use rng::Rng;
 use std::time::Instant;
@@ -207,13 +209,13 @@ fn train_batch(
 }
 
 /// Runs the training described by `cfg`; returns the epoch reports of this run.
-pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, String> {
+pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainError> {
     // 1. The starting state: a checkpoint, or fresh weights.
     let resumed = cfg.resume.as_deref().map(Checkpoint::load).transpose()?;
     let (n, seed, val_share) = match &resumed {
         Some(c) => {
             if let Some(h) = cfg.hidden.filter(|&h| h != c.hidden) {
-                return Err(format!("--hidden {h} differs from the checkpoint's hidden size {}", c.hidden));
+                return Err(format!("--hidden {h} differs from the checkpoint's hidden size {}", c.hidden).into());
             }
             (c.hidden, c.seed, c.val_share)
         }
@@ -224,7 +226,8 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, String> {
     if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_MULTIPLE) {
         return Err(format!(
             "hidden size {n} must be a multiple of {HIDDEN_MULTIPLE} from {HIDDEN_MULTIPLE} to {MAX_HIDDEN}"
-        ));
+        )
+        .into());
     }
     let layout = Layout { n };
 
@@ -242,7 +245,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, String> {
     }
     let (val, train) = records.split_at_mut(val_count);
     if train.is_empty() {
-        return Err("no training positions (the data files hold no valid records)".into());
+        return Err(TrainError::Input("no training positions (the data files hold no valid records)".into()));
     }
     let batches_per_epoch = train.len().div_ceil(cfg.batch) as u64;
     (out.line)(&format!(
@@ -327,8 +330,8 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, String> {
             params: params.clone(),
             adam: adam.clone(),
         };
-        export::write_atomic(&cfg.checkpoint, &ckpt.to_bytes())?;
-        export::write_atomic(&cfg.out, &export::network_bytes(&params, n))?;
+        export::write_atomic(&cfg.checkpoint, &ckpt.to_bytes()).map_err(TrainError::Write)?;
+        export::write_atomic(&cfg.out, &export::network_bytes(&params, n)).map_err(TrainError::Write)?;
 
         let elapsed = run_start.elapsed().as_secs_f64();
         let per_epoch = elapsed / (epoch - first_epoch + 1) as f64;

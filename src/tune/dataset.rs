@@ -5,7 +5,7 @@
 //! header 32 bytes. A typical middlegame position has 70-90 features, so a million positions
 //! take about 350 MB.
 
-use super::data::{parse_line, DataError};
+use crate::datagen::format::{parse_line, DataError};
 use crate::eval::layout::COUNT;
 use crate::eval::scale::ScaleCase;
 use crate::eval::trace::Trace;
@@ -193,13 +193,16 @@ fn trace_lines(lines: &[String], first: usize) -> (Dataset, Vec<DataError>) {
     let mut errors = Vec::new();
     let mut trace = Trace::new();
     for (i, line) in lines.iter().enumerate() {
+        // Blank lines are allowed (and skipped); anything else must be a data line.
+        if line.trim().is_empty() {
+            continue;
+        }
         match parse_line(line) {
-            Ok(Some(s)) => {
+            Ok(d) => {
                 trace.reset();
-                eval::evaluate_traced(&s.board, &mut trace);
-                data.push(&trace, s.score, s.result);
+                eval::evaluate_traced(&d.board, &mut trace);
+                data.push(&trace, d.score, d.result.value() as f32);
             }
-            Ok(None) => {}
             Err(error) => errors.push(DataError { line: first + i, error }),
         }
     }

@@ -1,8 +1,9 @@
 //! `horizon tune`: fits every evaluation weight to self-play data by gradient descent on
 //! coefficient traces, and writes the result as Rust source the engine compiles in.
 //!
-//! 1. **Load** ([`dataset::load`]): parse `<FEN> | <score> | <result>` lines ([`data`]) and trace
-//!    each position once with the evaluation itself, keeping only the non-zero feature counts.
+//! 1. **Load** ([`dataset::load`]): parse `<FEN> | <score> | <result>` lines (with the one
+//!    data-line parser, [`crate::datagen::format`]; blank lines are skipped) and trace each
+//!    position once with the evaluation itself, keeping only the non-zero feature counts.
 //!    Malformed lines are *skipped and counted*, the first ten reported with their line
 //!    numbers: a data file is often still being appended to by `horizon datagen` (its last line
 //!    may be cut short), and one bad line in millions should not cost the run. A file with no
@@ -21,7 +22,6 @@
 //! How the two non-linear parts of the evaluation are fitted is described in `model.rs`
 //! (and in `eval/king.rs` and `eval/scale.rs`): exactly, by the chain rule.
 
-pub mod data;
 pub mod dataset;
 pub mod model;
 pub mod write;

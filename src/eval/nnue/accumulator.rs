@@ -15,7 +15,8 @@
 //! no vector work at all. A null move records an empty delta (a plain copy when needed).
 
 use super::network::{Column, Network};
-use super::{feature_index, simd, HIDDEN};
+use super::features::{feature_index, HIDDEN};
+use super::simd;
 use crate::board::{castle_destinations, Board};
 use crate::moves::{Move, MoveKind};
 use crate::types::{Color, Piece, Square};
@@ -228,13 +229,6 @@ impl AccumulatorStack {
             }
         }
         &self.entries[ply].acc
-    }
-
-    /// The evaluation of ply `ply` (centipawns for `side_to_move`).
-    #[inline]
-    pub fn evaluate(&mut self, ply: usize, net: &Network, side_to_move: Color) -> i32 {
-        let acc = self.get(ply, net);
-        super::evaluate(net, acc, side_to_move)
     }
 
     /// How many plies the stack holds.

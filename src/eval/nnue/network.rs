@@ -21,7 +21,7 @@
 //! cost those for a flexibility one rebuild (change `HIDDEN`) gives. A valid file with
 //! another N is refused with a message naming both sizes.
 
-use super::{HIDDEN, INPUTS, QA, QB, SCALE};
+use super::features::{HIDDEN, INPUTS, QA, QB, SCALE};
 use once_cell::sync::Lazy;
 use std::fmt;
 use std::sync::Arc;

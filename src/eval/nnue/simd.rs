@@ -14,7 +14,7 @@
 //! the wider registers would halve a loop that is already a small part of a node's cost.
 
 use super::network::{Column, OutputWeights};
-use super::{HIDDEN, QA};
+use super::features::{HIDDEN, QA};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Which implementation of the hot loops runs.
@@ -161,7 +161,7 @@ fn scalar_screlu_dot(us: &Column, them: &Column, w: &OutputWeights) -> i32 {
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::super::network::{Column, OutputWeights};
-    use super::super::{HIDDEN, QA};
+    use super::super::features::{HIDDEN, QA};
     use std::arch::x86_64::*;
 
     /// i16 lanes in one AVX2 register.

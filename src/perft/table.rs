@@ -254,33 +254,21 @@ unsafe impl Sync for Region {}
 
 #[cfg(target_os = "linux")]
 mod os {
-    //! Anonymous mappings through the C library every Linux Rust program already links.
-    use std::ffi::{c_int, c_long, c_void};
-
-    extern "C" {
-        fn mmap(addr: *mut c_void, len: usize, prot: c_int, flags: c_int, fd: c_int, off: c_long) -> *mut c_void;
-        fn munmap(addr: *mut c_void, len: usize) -> c_int;
-        fn madvise(addr: *mut c_void, len: usize, advice: c_int) -> c_int;
-    }
-
-    const PROT_READ: c_int = 1;
-    const PROT_WRITE: c_int = 2;
-    const MAP_PRIVATE: c_int = 0x02;
-    const MAP_ANONYMOUS: c_int = 0x20;
-    const MADV_HUGEPAGE: c_int = 14;
-    const MAP_FAILED: *mut c_void = !0usize as *mut c_void;
+    //! Anonymous mappings through the C library every Linux Rust program already links; the
+    //! declarations and constants come from the `libc` crate, right for every Linux target.
+    use libc::{c_void, MADV_HUGEPAGE, MAP_ANONYMOUS, MAP_FAILED, MAP_PRIVATE, PROT_READ, PROT_WRITE};
 
     /// `len` bytes of fresh zero pages (faulted in on first touch), or `None`.
     pub fn map_zeroed(len: usize) -> Option<*mut u8> {
         // SAFETY: an anonymous private mapping at an address the kernel chooses touches no
         // existing memory; the result is checked against MAP_FAILED.
-        let p = unsafe { mmap(std::ptr::null_mut(), len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) };
+        let p = unsafe { libc::mmap(std::ptr::null_mut(), len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) };
         if p == MAP_FAILED || p.is_null() {
             return None;
         }
         // SAFETY: `p..p+len` is the mapping just created. The advice is a hint; if the kernel
         // has transparent huge pages disabled it fails harmlessly and is ignored.
-        unsafe { madvise(p, len, MADV_HUGEPAGE) };
+        unsafe { libc::madvise(p, len, MADV_HUGEPAGE) };
         Some(p as *mut u8)
     }
 
@@ -290,7 +278,7 @@ mod os {
     /// `p` and `len` must come from one `map_zeroed` call, and nothing may use the memory after.
     pub unsafe fn unmap(p: *mut u8, len: usize) {
         // SAFETY: guaranteed by the caller.
-        unsafe { munmap(p as *mut c_void, len) };
+        unsafe { libc::munmap(p as *mut c_void, len) };
     }
 }
 

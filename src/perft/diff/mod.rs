@@ -29,7 +29,6 @@ use crate::perft::{Perft, PerftOptions};
 use crate::types::{Color, Piece, Square};
 use crate::Move;
 use std::io::Write;
-use std::time::Duration;
 
 /// What to compare.
 #[derive(Clone, Debug)]
@@ -431,125 +430,6 @@ fn describe_extra(board: &Board, tok: &str) -> String {
         return "en passant, not legal here".to_string();
     }
     format!("{} move, not legal here", piece_name(piece))
-}
-
-/// Exit status: no difference.
-pub const EXIT_SAME: i32 = 0;
-/// Exit status: a difference was found.
-pub const EXIT_DIFFERENT: i32 = 1;
-/// Exit status: bad arguments, or the other program failed.
-pub const EXIT_ERROR: i32 = 2;
-/// Seconds the other program gets per answer unless `--timeout` says otherwise.
-pub const DEFAULT_TIMEOUT_SECS: f64 = 300.0;
-
-const USAGE: &str = "usage: horizon perft-diff <depth> [<fen>] [<moves>] (--uci \"<command>\" | --script \"<command>\") \
-                     [--all] [--timeout S] [--threads N] [--hash MB]";
-
-fn fail(msg: &str) -> i32 {
-    eprintln!("error: {msg}");
-    EXIT_ERROR
-}
-
-/// `horizon perft-diff …` (see `USAGE`): the exit status is 0 (no difference), 1 (a
-/// difference, reported on stdout) or 2 (one line on stderr: bad arguments, or the other
-/// program could not be started, exited, hung or printed something unreadable).
-pub fn command(args: &[String]) -> i32 {
-    let mut pos: Vec<&str> = Vec::new();
-    let (mut uci, mut script, mut all, mut timeout) = (None, None, false, DEFAULT_TIMEOUT_SECS);
-    let mut perft = PerftOptions::default();
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        let value = |i: usize| args.get(i + 1).map(String::as_str).ok_or_else(|| format!("{a} needs a value"));
-        let r: Result<usize, String> = match a {
-            "--all" => {
-                all = true;
-                Ok(1)
-            }
-            "--uci" => value(i).map(|v| {
-                uci = Some(v.to_string());
-                2
-            }),
-            "--script" => value(i).map(|v| {
-                script = Some(v.to_string());
-                2
-            }),
-            "--timeout" => value(i).and_then(|v| match v.parse::<f64>() {
-                Ok(t) if t > 0.0 && t <= 1e6 => {
-                    timeout = t;
-                    Ok(2)
-                }
-                _ => Err(format!("--timeout must be a number of seconds from 0 to 1000000, got '{v}'")),
-            }),
-            "--threads" => value(i).and_then(|v| match v.parse::<usize>() {
-                Ok(n) if (1..=256).contains(&n) => {
-                    perft.threads = n;
-                    Ok(2)
-                }
-                _ => Err(format!("--threads must be a number from 1 to 256, got '{v}'")),
-            }),
-            "--hash" => value(i).and_then(|v| match v.parse::<usize>() {
-                Ok(n) if n <= 1 << 16 => {
-                    perft.hash_mb = n;
-                    Ok(2)
-                }
-                _ => Err(format!("--hash must be a number of MB from 0 to 65536, got '{v}'")),
-            }),
-            _ if a.starts_with("--") => Err(format!("unknown option '{a}'")),
-            _ => {
-                pos.push(a);
-                Ok(1)
-            }
-        };
-        match r {
-            Ok(step) => i += step,
-            Err(e) => return fail(&e),
-        }
-    }
-    if pos.is_empty() || pos.len() > 3 || uci.is_some() == script.is_some() {
-        return fail(USAGE);
-    }
-    let depth = match pos[0].parse::<u32>() {
-        Ok(d) if (1..=64).contains(&d) => d,
-        _ => return fail(&format!("depth must be a number from 1 to 64, got '{}'", pos[0])),
-    };
-    let fen = pos.get(1).copied().filter(|f| !f.trim().is_empty()).unwrap_or(START_FEN).to_string();
-    let mut board = match Board::from_fen(&fen) {
-        Ok(b) => b,
-        Err(e) => return fail(&e.to_string()),
-    };
-    let (mut moves, mut castling_king_takes_rook) = (Vec::new(), None);
-    for tok in pos.get(2).copied().unwrap_or("").split_whitespace() {
-        match board.parse_uci_move(tok) {
-            Ok(m) => {
-                if m.is_castle() && m.uci(true).to_string() != m.uci(false).to_string() {
-                    castling_king_takes_rook = Some(m.uci(true).to_string() == tok);
-                }
-                board.make(m);
-                moves.push(m);
-            }
-            Err(e) => return fail(&format!("{e} (position {})", board.to_fen())),
-        }
-    }
-    let timeout = Duration::from_secs_f64(timeout);
-    let mut peer: Box<dyn Peer> = match (uci, script) {
-        (Some(cmd), _) => match UciPeer::start(&cmd, timeout) {
-            Ok(p) => Box::new(p),
-            Err(e) => return fail(&e.to_string()),
-        },
-        (_, Some(cmd)) => match ScriptPeer::new(&cmd, timeout) {
-            Ok(p) => Box::new(p),
-            Err(e) => return fail(&e.to_string()),
-        },
-        _ => unreachable!("exactly one of --uci and --script, checked above"),
-    };
-    let cfg = Config { depth, fen, moves, all, castling_king_takes_rook, perft };
-    let stdout = std::io::stdout();
-    match run(&cfg, peer.as_mut(), &mut stdout.lock()) {
-        Ok(findings) if findings.is_empty() => EXIT_SAME,
-        Ok(_) => EXIT_DIFFERENT,
-        Err(e) => fail(&e.to_string()),
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,27 @@
+//! The network's shape: input and hidden sizes, quantisation constants, and the input feature
+//! of a piece (see `docs/nnue.md`). Everything else in `nnue` builds on these.
+
+use crate::types::{Color, Piece, Square};
+
+/// Input features per perspective: 2 sides × 6 pieces × 64 squares.
+pub const INPUTS: usize = 768;
+/// Hidden neurons per perspective. Fixed at compile time (see `network` for why): a file
+/// with another hidden size is refused with a message naming both sizes.
+pub const HIDDEN: usize = 128;
+/// Quantisation of the first layer (weights and biases are `round(x * QA)`; the activation
+/// clips the accumulator to `0..=QA`).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights (`round(x * QB)`).
+pub const QB: i32 = 64;
+/// The network's output times `SCALE` is centipawns.
+pub const SCALE: i32 = 400;
+
+/// The input feature of `color`'s `piece` on `sq` seen from `perspective`:
+/// `(side * 6 + piece) * 64 + square'`, where `side` is 0 for the perspective's own pieces
+/// and `square'` is the square flipped vertically for Black.
+#[inline(always)]
+pub fn feature_index(perspective: Color, color: Color, piece: Piece, sq: Square) -> usize {
+    let side = (color != perspective) as usize;
+    let flip = 56 * perspective.index();
+    (side * 6 + piece.index()) * 64 + (sq.index() ^ flip)
+}

@@ -1,0 +1,32 @@
+//! The output layer: an accumulator (or a board, refreshed from scratch) to centipawns for
+//! the side to move.
+
+use super::accumulator::Accumulator;
+use super::features::{QA, QB, SCALE};
+use super::network::Network;
+use super::simd;
+use crate::board::Board;
+use crate::types::Color;
+
+/// The output layer on an accumulator: the evaluation in centipawns for `side_to_move`.
+#[inline]
+pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+    let us = &acc.values[side_to_move.index()];
+    let them = &acc.values[side_to_move.flip().index()];
+    let sum = simd::screlu_dot(us, them, &net.output_weights);
+    scale_output(sum, net.output_bias)
+}
+
+/// The final step of the output layer: `(sum / QA + bias) * SCALE / (QA * QB)`, in i32
+/// arithmetic truncating toward zero (wrapping instead of panicking on absurd networks).
+#[inline(always)]
+pub fn scale_output(sum: i32, bias: i32) -> i32 {
+    (sum / QA).wrapping_add(bias).wrapping_mul(SCALE) / (QA * QB)
+}
+
+/// Evaluates `board` from scratch (a full refresh, then the output layer): for tools and
+/// tests; the search updates accumulators incrementally instead.
+pub fn evaluate_board(net: &Network, board: &Board) -> i32 {
+    let acc = Accumulator::refreshed(net, board);
+    evaluate(net, &acc, board.side_to_move())
+}
