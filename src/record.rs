@@ -21,6 +21,7 @@
 //! does not check full legality (a record is data, not a game); [`Record::to_board`] does.
 
 use crate::board::Board;
+use crate::eval::nnue::network::fnv1a64;
 use crate::types::{Color, Piece, Square};
 use std::fmt;
 
@@ -278,10 +279,11 @@ impl Record {
     /// The key that identifies a duplicate: placement and side to move (a 64-bit mix of the
     /// 25 bytes; collisions among tens of millions of positions are vanishingly rare).
     pub fn dedup_key(&self) -> u64 {
-        let mut h = fnv1a64_start();
-        h = fnv1a64_update(h, &self.occupancy.to_le_bytes());
-        h = fnv1a64_update(h, &self.packed);
-        h = fnv1a64_update(h, &[self.stm as u8]);
+        let mut key = [0u8; 25];
+        key[..8].copy_from_slice(&self.occupancy.to_le_bytes());
+        key[8..24].copy_from_slice(&self.packed);
+        key[24] = self.stm as u8;
+        let mut h = fnv1a64(&key);
         // FNV alone mixes the high bits weakly; finish with a SplitMix64 step.
         h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -307,28 +309,4 @@ impl Format {
             Format::Text
         }
     }
-}
-
-/// FNV-1a 64 offset basis.
-pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-/// FNV-1a 64 prime.
-pub const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-/// The FNV-1a 64 starting state.
-pub const fn fnv1a64_start() -> u64 {
-    FNV_OFFSET
-}
-
-/// Feeds `bytes` into an FNV-1a 64 state.
-pub fn fnv1a64_update(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(FNV_PRIME);
-    }
-    h
-}
-
-/// FNV-1a 64 of `bytes`.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    fnv1a64_update(fnv1a64_start(), bytes)
 }

@@ -19,7 +19,7 @@
 
 use super::adamw::AdamW;
 use super::network::{Layout, HIDDEN_MULTIPLE, MAX_HIDDEN};
-use crate::record::fnv1a64;
+use crate::eval::nnue::network::fnv1a64;
 
 /// Checkpoint magic.
 pub const MAGIC: &[u8; 8] = b"HZCKPT\0\0";
