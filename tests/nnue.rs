@@ -1,26 +1,25 @@
 //! NNUE inference: the network file (round trip, every corrupt file refused with its own
 //! message), incremental accumulators equal to a full refresh over make/unmake trees, the
-//! scalar and SIMD paths equal, colour symmetry, and the embedded placeholder.
+//! scalar and SIMD paths equal, colour symmetry, and the embedded network.
 
 use horizon::eval::nnue::network::{self, file_size, NetworkError, HEADER_BYTES, PLACEHOLDER_SEED};
 use horizon::eval::nnue::{Network, HIDDEN};
 
-/// Writes the placeholder default network `src/eval/nnue/nets/default.nnue` (deterministic:
-/// rerunning it rewrites the same bytes). `cargo test --release --test nnue -- --ignored write_placeholder`
+/// The embedded network is the trained one listed in `src/eval/nnue/nets/HISTORY.md`: it
+/// parses, has this build's hidden size, and its checksum is the one recorded there.
 #[test]
-#[ignore]
-fn write_placeholder_network() {
-    let net = Network::random(PLACEHOLDER_SEED);
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/nnue/nets/default.nnue");
-    std::fs::write(path, net.to_bytes()).expect("write the placeholder network");
+fn embedded_network_is_the_trained_one() {
+    let bytes = network::DEFAULT_NET_BYTES;
+    assert_eq!(bytes.len(), file_size(HIDDEN));
+    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
+    assert_eq!(stored, EMBEDDED_NET_CHECKSUM, "update nets/HISTORY.md and this constant together");
+    let net = horizon::eval::nnue::default_network();
+    assert!(*net != *Network::random(PLACEHOLDER_SEED), "the embedded network is not the old random placeholder");
+    assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap().to_bytes(), bytes);
 }
 
-#[test]
-fn embedded_network_is_the_placeholder() {
-    assert_eq!(network::DEFAULT_NET_BYTES.len(), file_size(HIDDEN));
-    let net = horizon::eval::nnue::default_network();
-    assert!(*net == *Network::random(PLACEHOLDER_SEED));
-}
+/// FNV-1a checksum of the embedded `nets/default.nnue` (h256-e30 in `nets/HISTORY.md`).
+const EMBEDDED_NET_CHECKSUM: u64 = 0x8ef9_ef27_6371_8c87;
 
 /// The bytes of a valid file with header field at `offset` (a u32) set to `value` and the
 /// checksum recomputed, so that only that field is wrong.
@@ -93,9 +92,9 @@ fn corrupt_files_are_refused_each_with_its_own_message() {
             format!("network file: trailing bytes ({} bytes, expected {n})", n + 1),
         ),
         (
-            "hidden 256 on a 128 body",
-            err(&with_field(&good, 16, 256)),
-            format!("network file: truncated ({n} bytes, expected {})", file_size(256)),
+            "twice the hidden size on this build's body",
+            err(&with_field(&good, 16, 2 * HIDDEN as u32)),
+            format!("network file: truncated ({n} bytes, expected {})", file_size(2 * HIDDEN)),
         ),
         (
             "quantisation",
@@ -125,12 +124,15 @@ fn corrupt_files_are_refused_each_with_its_own_message() {
     bad_sum[n - 1] ^= 1;
     assert!(matches!(err(&bad_sum), NetworkError::BadChecksum { .. }));
     // A valid file of another hidden size: everything checks out but this build's size.
-    let other = 256usize;
+    let other = HIDDEN / 2;
     let mut big = good[..HEADER_BYTES].to_vec();
     big[16..20].copy_from_slice(&(other as u32).to_le_bytes());
     big.resize(file_size(other), 0);
     reseal(&mut big);
-    assert_eq!(err(&big).to_string(), "network file: hidden size mismatch (file has 256, this build supports 128)");
+    assert_eq!(
+        err(&big).to_string(),
+        format!("network file: hidden size mismatch (file has {other}, this build supports {HIDDEN})")
+    );
     // The order of the checks: magic before version, and the size before the checksum.
     let mut both = with_field(&good, 8, 9);
     both[0] = 0;

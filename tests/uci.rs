@@ -2,6 +2,7 @@
 //! (a reader thread feeds a channel), so a hung engine fails the test instead of hanging it.
 
 use horizon::board::Board;
+use horizon::eval::nnue::HIDDEN;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::io::Write;
@@ -1021,7 +1022,7 @@ fn nnue_options() {
     }
     e.send(&format!("setoption name EvalFile value {good_path}"));
     let lines = e.sync();
-    assert!(lines.iter().any(|l| l == &format!("info string loaded network {good_path}: hidden 128")), "{lines:?}");
+    assert!(lines.iter().any(|l| l == &format!("info string loaded network {good_path}: hidden {HIDDEN}")), "{lines:?}");
     e.send("setoption name UseNNUE value true");
     e.send("position startpos");
     e.send("eval");
@@ -1035,7 +1036,7 @@ fn nnue_options() {
     legal_bestmove(&best, START_FEN, &[]);
     e.send("setoption name EvalFile value <internal>");
     let lines = e.sync();
-    assert!(lines.iter().any(|l| l == "info string loaded network <internal>: hidden 128"), "{lines:?}");
+    assert!(lines.iter().any(|l| *l == format!("info string loaded network <internal>: hidden {HIDDEN}")), "{lines:?}");
     e.send("position startpos moves d2d4 d7d5 c2c4");
     e.send("go nodes 3000");
     let (_, best) = e.bestmove(Duration::from_secs(30));

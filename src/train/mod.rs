@@ -36,7 +36,7 @@ use rng::Rng;
 use std::time::Instant;
 
 /// Default hidden size.
-pub const DEFAULT_HIDDEN: usize = 128;
+pub const DEFAULT_HIDDEN: usize = crate::eval::nnue::HIDDEN;
 /// Default number of epochs.
 pub const DEFAULT_EPOCHS: u32 = 10;
 /// Default weight of the game result in the target (the rest is the search score).

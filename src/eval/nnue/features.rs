@@ -7,7 +7,7 @@ use crate::types::{Color, Piece, Square};
 pub const INPUTS: usize = 768;
 /// Hidden neurons per perspective. Fixed at compile time (see `network` for why): a file
 /// with another hidden size is refused with a message naming both sizes.
-pub const HIDDEN: usize = 128;
+pub const HIDDEN: usize = 256;
 /// Quantisation of the first layer (weights and biases are `round(x * QA)`; the activation
 /// clips the accumulator to `0..=QA`).
 pub const QA: i32 = 255;

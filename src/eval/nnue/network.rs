@@ -44,9 +44,9 @@ pub const HIDDEN_MULTIPLE: usize = 16;
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
-/// The default network, embedded at build time. Today a placeholder of random small weights
-/// (see `nets/README.md`): it plays legal chess but badly, which is why `UseNNUE` is off by
-/// default.
+/// The default network, embedded at build time: the first network trained on Horizon's own
+/// self-play games (see `nets/HISTORY.md`). It has not yet beaten the classical evaluation in
+/// games, which is why `UseNNUE` is off by default.
 pub static DEFAULT_NET_BYTES: &[u8] = include_bytes!("nets/default.nnue");
 
 /// Name under which `EvalFile` refers to the embedded network.
@@ -309,8 +309,9 @@ impl Network {
     }
 
     /// A network of small random weights from a fixed seed (a xorshift generator, so it
-    /// needs nothing outside the engine): the placeholder `nets/default.nnue` is this with
-    /// seed [`PLACEHOLDER_SEED`], and tests use other seeds.
+    /// needs nothing outside the engine), for tests: a network whose every weight is known
+    /// without a file. (Before the first trained network, `nets/default.nnue` was this with
+    /// seed [`PLACEHOLDER_SEED`].)
     pub fn random(seed: u64) -> Box<Network> {
         let mut state = seed | 1;
         let mut next = move |range: i32| {
@@ -336,7 +337,7 @@ impl Network {
     }
 }
 
-/// Seed of the placeholder default network.
+/// Seed of the random network that stood in for a trained one; tests use it as a known network.
 pub const PLACEHOLDER_SEED: u64 = 0x4852_5a4e_4e55_4531;
 /// Ranges (±) of the placeholder's random weights: small, so that accumulators stay far from
 /// i16 limits and evaluations stay in a few hundred centipawns.
