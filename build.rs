@@ -42,11 +42,8 @@ fn main() {
                 assert_eq!(table[idx], slider_attacks(sq, occ, dirs), "bad magic on square {sq}");
             }
             slider_table.extend_from_slice(&table);
-            writeln!(
-                out,
-                "    Magic {{ mask: {mask:#x}, magic: {magic:#x}, shift: {shift}, offset: {offset} }},"
-            )
-            .unwrap();
+            writeln!(out, "    Magic {{ mask: {mask:#x}, magic: {magic:#x}, shift: {shift}, offset: {offset} }},")
+                .unwrap();
         }
         writeln!(out, "];").unwrap();
     }

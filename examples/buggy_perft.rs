@@ -95,9 +95,7 @@ impl Sim {
                 let (lo, hi) = (a.file().index().min(b.file().index()), a.file().index().max(b.file().index()));
                 (lo..=hi).map(move |f| Square::new(File::from_index(f), a.rank()))
             };
-            let blocked = span(king, kto)
-                .chain(span(rook, rto))
-                .any(|s| s != king && s != rook && occ.has(s));
+            let blocked = span(king, kto).chain(span(rook, rto)).any(|s| s != king && s != rook && occ.has(s));
             let attacked = span(king, kto).any(|s| self.board.attacked_by(them, s, occ));
             if !blocked && !attacked {
                 out.push(Move::new(king, kto, MoveKind::Normal));
@@ -167,9 +165,10 @@ impl Sim {
 
     /// Plays a move given in either castling notation.
     fn play(&mut self, tok: &str) -> Result<(), String> {
-        let found = self.moves().into_iter().find(|&m| {
-            self.text(m) == tok || m.uci(true).to_string() == tok || m.uci(false).to_string() == tok
-        });
+        let found = self
+            .moves()
+            .into_iter()
+            .find(|&m| self.text(m) == tok || m.uci(true).to_string() == tok || m.uci(false).to_string() == tok);
         match found {
             Some(m) => {
                 self.make(m);

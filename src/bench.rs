@@ -141,7 +141,8 @@ pub fn run_threads(
     pool.set_network(network);
     tt.clear();
     pool.clear();
-    let (stats, millis) = run_positions(depth, &control, |board, limits| pool.search(board, limits, &mut Silent), each)?;
+    let (stats, millis) =
+        run_positions(depth, &control, |board, limits| pool.search(board, limits, &mut Silent), each)?;
     // Each thread's pawn table is its own; the threaded bench does not sum their statistics.
     Some(BenchResult { stats, millis, pawn_probes: 0, pawn_hits: 0 })
 }

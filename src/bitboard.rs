@@ -206,16 +206,60 @@ mod tests {
             let by = |keep: &dyn Fn(Square) -> bool| {
                 Bitboard::from_raw((0..64).filter(|&i| keep(Square::from_index(i))).fold(0, |a, i| a | 1 << i))
             };
-            let on = |f: i32, r: i32| (0..8).contains(&f) && (0..8).contains(&r) && b.has(Square::from_index((r * 8 + f) as usize));
+            let on = |f: i32, r: i32| {
+                (0..8).contains(&f) && (0..8).contains(&r) && b.has(Square::from_index((r * 8 + f) as usize))
+            };
             let fr = |s: Square| (s.file() as i32, s.rank() as i32);
-            assert_eq!(b.north_fill(), by(&|s| { let (f, r) = fr(s); (0..=r).any(|k| on(f, k)) }));
-            assert_eq!(b.south_fill(), by(&|s| { let (f, r) = fr(s); (r..8).any(|k| on(f, k)) }));
+            assert_eq!(
+                b.north_fill(),
+                by(&|s| {
+                    let (f, r) = fr(s);
+                    (0..=r).any(|k| on(f, k))
+                })
+            );
+            assert_eq!(
+                b.south_fill(),
+                by(&|s| {
+                    let (f, r) = fr(s);
+                    (r..8).any(|k| on(f, k))
+                })
+            );
             assert_eq!(b.file_fill(), by(&|s| (0..8).any(|k| on(fr(s).0, k))));
-            assert_eq!(b.west(), by(&|s| { let (f, r) = fr(s); on(f + 1, r) }));
-            assert_eq!(b.east(), by(&|s| { let (f, r) = fr(s); on(f - 1, r) }));
-            assert_eq!(b.pawn_attacks_up(), by(&|s| { let (f, r) = fr(s); on(f - 1, r - 1) || on(f + 1, r - 1) }));
-            assert_eq!(b.pawn_double_attacks_up(), by(&|s| { let (f, r) = fr(s); on(f - 1, r - 1) && on(f + 1, r - 1) }));
-            assert_eq!(b.pawn_attacks_down(), by(&|s| { let (f, r) = fr(s); on(f - 1, r + 1) || on(f + 1, r + 1) }));
+            assert_eq!(
+                b.west(),
+                by(&|s| {
+                    let (f, r) = fr(s);
+                    on(f + 1, r)
+                })
+            );
+            assert_eq!(
+                b.east(),
+                by(&|s| {
+                    let (f, r) = fr(s);
+                    on(f - 1, r)
+                })
+            );
+            assert_eq!(
+                b.pawn_attacks_up(),
+                by(&|s| {
+                    let (f, r) = fr(s);
+                    on(f - 1, r - 1) || on(f + 1, r - 1)
+                })
+            );
+            assert_eq!(
+                b.pawn_double_attacks_up(),
+                by(&|s| {
+                    let (f, r) = fr(s);
+                    on(f - 1, r - 1) && on(f + 1, r - 1)
+                })
+            );
+            assert_eq!(
+                b.pawn_attacks_down(),
+                by(&|s| {
+                    let (f, r) = fr(s);
+                    on(f - 1, r + 1) || on(f + 1, r + 1)
+                })
+            );
         }
         assert_eq!(Bitboard::DARK, by_colour());
     }

@@ -33,7 +33,11 @@ pub fn parse_epd(line: &str) -> Result<EpdRecord, EpdError> {
             "bm" | "am" => {
                 for san in arg.split_whitespace() {
                     let m = parse_san(&rec.board, san).ok_or_else(|| EpdError::BadMove(san.to_string()))?;
-                    if name == "bm" { rec.bm.push(m) } else { rec.am.push(m) }
+                    if name == "bm" {
+                        rec.bm.push(m)
+                    } else {
+                        rec.am.push(m)
+                    }
                 }
             }
             "id" => rec.id = arg.trim_matches('"').to_string(),

@@ -46,11 +46,9 @@ impl fmt::Display for FenError {
                 write!(f, "invalid FEN: expected 4 to 6 fields, found {n}")
             }
             FenError::RankCount(n) => write!(f, "invalid FEN: expected 8 ranks, found {n}"),
-            FenError::RankLength { rank, squares } => write!(
-                f,
-                "invalid FEN: rank {} describes {squares} squares instead of 8",
-                rank.char()
-            ),
+            FenError::RankLength { rank, squares } => {
+                write!(f, "invalid FEN: rank {} describes {squares} squares instead of 8", rank.char())
+            }
             FenError::BadPieceChar(c) => write!(f, "invalid FEN: unknown piece character '{c}'"),
             FenError::KingCount { color, count } => {
                 write!(f, "invalid FEN: {color} has {count} kings (exactly one required)")
@@ -59,10 +57,9 @@ impl fmt::Display for FenError {
             FenError::TooManyPieces(color) => write!(f, "invalid FEN: {color} has too many pieces"),
             FenError::BadSide(s) => write!(f, "invalid FEN: side to move '{s}' is not 'w' or 'b'"),
             FenError::BadCastling(s) => write!(f, "invalid FEN: castling field '{s}' is malformed"),
-            FenError::CastlingWithoutPieces(c) => write!(
-                f,
-                "invalid FEN: castling right '{c}' without the king and a rook in place"
-            ),
+            FenError::CastlingWithoutPieces(c) => {
+                write!(f, "invalid FEN: castling right '{c}' without the king and a rook in place")
+            }
             FenError::BadEnPassant(s) => write!(f, "invalid FEN: impossible en passant square '{s}'"),
             FenError::OpponentInCheck => {
                 write!(f, "invalid FEN: the side not to move is in check")
@@ -72,7 +69,6 @@ impl fmt::Display for FenError {
         }
     }
 }
-
 
 /// Why a UCI move was rejected in a position (`Board::parse_uci_move`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,7 +149,12 @@ pub enum OptionError {
     MissingValue(String),
     /// A spin option given something that is not a number (option, value).
     NotANumber(String, String),
-    OutOfRange { name: String, value: u64, min: u64, max: u64 },
+    OutOfRange {
+        name: String,
+        value: u64,
+        min: u64,
+        max: u64,
+    },
     /// A check option given something other than `true` or `false`.
     NotABool(String),
 }
@@ -240,15 +241,7 @@ impl fmt::Display for EpdError {
     }
 }
 
-plain_error!(
-    FenError,
-    MoveError,
-    CommandError,
-    OptionError,
-    HashAllocError,
-    SuiteLineError,
-    EpdError
-);
+plain_error!(FenError, MoveError, CommandError, OptionError, HashAllocError, SuiteLineError, EpdError);
 
 impl std::error::Error for ReadError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {

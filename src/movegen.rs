@@ -6,10 +6,10 @@
 //! with popcounts, which is what makes bulk-counting perft fast.
 
 use crate::bitboard::Bitboard;
-use crate::error::MoveError;
 use crate::board::{castle_bit, Board};
-use crate::tables::{self, between, line};
+use crate::error::MoveError;
 use crate::moves::{Move, MoveKind};
+use crate::tables::{self, between, line};
 use crate::types::{CastleSide, Color, Piece, Rank, Square};
 use std::mem::MaybeUninit;
 

@@ -42,7 +42,12 @@ impl Move {
     #[inline(always)]
     pub const fn promotion_to(from: Square, to: Square, p: Piece) -> Move {
         debug_assert!(p as u8 >= Piece::Knight as u8 && p as u8 <= Piece::Queen as u8);
-        Move(from.index() as u16 | (to.index() as u16) << 6 | (MoveKind::Promotion as u16) << 12 | ((p as u16 - 1) << 14))
+        Move(
+            from.index() as u16
+                | (to.index() as u16) << 6
+                | (MoveKind::Promotion as u16) << 12
+                | ((p as u16 - 1) << 14),
+        )
     }
     #[inline(always)]
     pub const fn from(self) -> Square {

@@ -11,10 +11,7 @@ pub fn parse_san(board: &Board, san: &str) -> Option<Move> {
     let legal = board.legal_moves();
     if s == "O-O" || s == "0-0" || s == "O-O-O" || s == "0-0-0" {
         let king_side = s.len() == 3;
-        return legal
-            .iter()
-            .copied()
-            .find(|m| m.is_castle() && (m.castle_side() == CastleSide::King) == king_side);
+        return legal.iter().copied().find(|m| m.is_castle() && (m.castle_side() == CastleSide::King) == king_side);
     }
     let bytes = s.as_bytes();
     if bytes.len() < 2 {

@@ -26,8 +26,7 @@ use crate::types::{Color, Piece, Rank, Square, NOMINAL_VALUES};
 /// everything the exchange could win.
 pub const SEE_KING_VALUE: i32 = 20_000;
 const _: () = assert!(
-    SEE_KING_VALUE
-        > 9 * NOMINAL_VALUES[4] + 2 * NOMINAL_VALUES[3] + 2 * NOMINAL_VALUES[2] + 2 * NOMINAL_VALUES[1]
+    SEE_KING_VALUE > 9 * NOMINAL_VALUES[4] + 2 * NOMINAL_VALUES[3] + 2 * NOMINAL_VALUES[2] + 2 * NOMINAL_VALUES[1]
 );
 
 /// SEE piece values, indexed by `Piece`: the nominal values (`types::NOMINAL_VALUES`, the same

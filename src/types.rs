@@ -53,8 +53,7 @@ pub enum Piece {
 }
 
 impl Piece {
-    pub const ALL: [Piece; 6] =
-        [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen, Piece::King];
+    pub const ALL: [Piece; 6] = [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen, Piece::King];
 
     #[inline(always)]
     pub const fn index(self) -> usize {
@@ -167,16 +166,8 @@ pub enum Rank {
 }
 
 impl Rank {
-    pub const ALL: [Rank; 8] = [
-        Rank::First,
-        Rank::Second,
-        Rank::Third,
-        Rank::Fourth,
-        Rank::Fifth,
-        Rank::Sixth,
-        Rank::Seventh,
-        Rank::Eighth,
-    ];
+    pub const ALL: [Rank; 8] =
+        [Rank::First, Rank::Second, Rank::Third, Rank::Fourth, Rank::Fifth, Rank::Sixth, Rank::Seventh, Rank::Eighth];
 
     #[inline(always)]
     pub const fn index(self) -> usize {

@@ -79,14 +79,12 @@ fn depth_1_and_0() {
 fn fen_and_moves_argument() {
     // After 1. e4 e5 2. Nf3: black to move.
     let (moves, total) = perft_ok(&["perft", "2", START, "e2e4 e7e5 g1f3"]);
-    let (_, direct) =
-        perft_ok(&["perft", "2", "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"]);
+    let (_, direct) = perft_ok(&["perft", "2", "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"]);
     assert_eq!(total, direct);
     assert!(moves.iter().any(|m| m.0 == "b8c6"), "black moves expected");
     // Kiwipete after castling (given as e1g1), then a promotion-free reply.
     let (_, t) = perft_ok(&["perft", "3", KIWIPETE, "e1g1"]);
-    let (_, t2) =
-        perft_ok(&["perft", "3", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1"]);
+    let (_, t2) = perft_ok(&["perft", "3", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1"]);
     assert_eq!(t, t2);
     // An empty move list is allowed.
     assert_eq!(perft_ok(&["perft", "2", START, ""]).1, 400);
@@ -126,12 +124,9 @@ fn option_variants_print_the_same() {
     assert_eq!(base.status.code(), Some(0));
     let (_, total) = parse_perft(&stdout(&base));
     assert_eq!(total, 4_085_603);
-    for extra in [
-        &["--no-bulk"][..],
-        &["--threads", "2"],
-        &["--hash", "8"],
-        &["--threads", "2", "--hash", "8", "--no-bulk"],
-    ] {
+    for extra in
+        [&["--no-bulk"][..], &["--threads", "2"], &["--hash", "8"], &["--threads", "2", "--hash", "8", "--no-bulk"]]
+    {
         let mut args = vec!["perft", "4", KIWIPETE];
         args.extend_from_slice(extra);
         let o = run(&args);
@@ -242,10 +237,7 @@ fn perft_suite_reports_a_wrong_count() {
     let o = run(&["perft-suite", f.path()]);
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
     let out = stdout(&o);
-    assert!(
-        out.contains(&format!("{START} depth 3: expected 8903, got 8902")),
-        "mismatch not reported: {out}"
-    );
+    assert!(out.contains(&format!("{START} depth 3: expected 8903, got 8902")), "mismatch not reported: {out}");
     assert_eq!(out.lines().filter(|l| l.contains("expected")).count(), 1, "{out}");
     assert_eq!(out.lines().last(), Some("6 passed, 1 failed"), "{out}");
 
@@ -271,10 +263,8 @@ fn perft_suite_passes_and_flags_bad_lines() {
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert_eq!(stdout(&o), "8 passed, 0 failed\n");
 
-    let bad = TempFile::new(
-        "badfen.epd",
-        &format!("{START} ;D1 20\n4k3/8/8/8/8/8/8/4K3 w KQ - 0 1 ;D1 5\n{START} ;Dx 20\n"),
-    );
+    let bad =
+        TempFile::new("badfen.epd", &format!("{START} ;D1 20\n4k3/8/8/8/8/8/8/4K3 w KQ - 0 1 ;D1 5\n{START} ;Dx 20\n"));
     let o = run(&["perft-suite", bad.path()]);
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
@@ -324,7 +314,8 @@ fn threaded_bench() {
     assert!(n2 > sig / 2 && nps2 > 0, "{n2} nodes with 2 threads vs {sig}");
     let (n4, _) = bench_total(&["bench", "3", "4"]);
     assert!(n4 > 0);
-    let bad_args: [&[&str]; 4] = [&["bench", "4", "0"], &["bench", "4", "2000"], &["bench", "4", "2", "x"], &["bench", "4", "2", "8", "9"]];
+    let bad_args: [&[&str]; 4] =
+        [&["bench", "4", "0"], &["bench", "4", "2000"], &["bench", "4", "2", "x"], &["bench", "4", "2", "8", "9"]];
     for bad in bad_args {
         let o = run(bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}");

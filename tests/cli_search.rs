@@ -87,7 +87,9 @@ fn epd_command_counts_solved() {
     // Format of the last line in general.
     let line = last_line(&o);
     let t: Vec<&str> = line.split(' ').collect();
-    assert!(t.len() == 4 && t[1] == "solved" && t[2] == "of" && t[0].parse::<u32>().is_ok() && t[3].parse::<u32>().is_ok());
+    assert!(
+        t.len() == 4 && t[1] == "solved" && t[2] == "of" && t[0].parse::<u32>().is_ok() && t[3].parse::<u32>().is_ok()
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -120,11 +120,8 @@ fn check_position(b: &mut Board, pos: &Chess, stats: &mut Stats) -> BTreeMap<Str
     }
 
     // 1. Legal moves as UCI strings.
-    let theirs: BTreeMap<String, shakmaty::Move> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| (UciMove::from_move(m, mode(c960)).to_string(), m))
-        .collect();
+    let theirs: BTreeMap<String, shakmaty::Move> =
+        pos.legal_moves().into_iter().map(|m| (UciMove::from_move(m, mode(c960)).to_string(), m)).collect();
     let list = b.legal_moves();
     let ours: BTreeSet<String> = list.iter().map(|&m| uci(m, c960)).collect();
     assert_eq!(ours.len(), list.len(), "duplicate moves {ctx}: {:?}", list.as_slice());
@@ -229,11 +226,8 @@ fn random_game(fen: &str, seed: u64, plies: usize, pawn_bias: f64, stats: &mut S
             assert!(pos.is_checkmate() || pos.is_stalemate());
             break;
         }
-        let pawn_moves: Vec<Move> = list
-            .iter()
-            .copied()
-            .filter(|m| b.piece_on(m.from()) == Some(horizon::Piece::Pawn))
-            .collect();
+        let pawn_moves: Vec<Move> =
+            list.iter().copied().filter(|m| b.piece_on(m.from()) == Some(horizon::Piece::Pawn)).collect();
         let m = if !pawn_moves.is_empty() && rng.gen_bool(pawn_bias) {
             *pawn_moves.choose(&mut rng).unwrap()
         } else {
@@ -289,13 +283,8 @@ fn chess960_start_fen(n: usize) -> String {
     let white: String = r.iter().collect();
     let black = white.to_ascii_lowercase();
     let rooks: Vec<char> = (0..8).filter(|&i| r[i] == 'R').map(|i| (b'a' + i as u8) as char).collect();
-    let castling = format!(
-        "{}{}{}{}",
-        rooks[1].to_ascii_uppercase(),
-        rooks[0].to_ascii_uppercase(),
-        rooks[1],
-        rooks[0]
-    );
+    let castling =
+        format!("{}{}{}{}", rooks[1].to_ascii_uppercase(), rooks[0].to_ascii_uppercase(), rooks[1], rooks[0]);
     format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1")
 }
 

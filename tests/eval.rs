@@ -91,7 +91,10 @@ fn traced_evaluation_equals_the_engine() {
     }
     // The sample must exercise the non-linear parts, or the test would prove little about them.
     assert!(danger > 100 && scaled > 100, "king danger in {danger}, scale cases in {scaled} positions");
-    println!("{} positions: weights · trace == evaluation ({danger} with king danger, {scaled} with a scale case)", sample.len());
+    println!(
+        "{} positions: weights · trace == evaluation ({danger} with king danger, {scaled} with a scale case)",
+        sample.len()
+    );
 }
 
 #[test]
@@ -226,12 +229,8 @@ fn piece_placement_terms() {
 #[test]
 fn king_safety_terms() {
     // Castled king behind intact pawns vs the same king with its shelter pushed away.
-    let sheltered = evaluate_white(&fen(
-        "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1",
-    ));
-    let exposed = evaluate_white(&fen(
-        "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P1PP/2N2N2/PPPP1P2/R1BQ1RK1 w - - 0 1",
-    ));
+    let sheltered = evaluate_white(&fen("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1"));
+    let exposed = evaluate_white(&fen("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P1PP/2N2N2/PPPP1P2/R1BQ1RK1 w - - 0 1"));
     assert!(sheltered > exposed + 15, "sheltered {sheltered} exposed {exposed}");
     // Middlegame: king at home beats king in the centre of the board.
     let home = evaluate_white(&fen("r2q1rk1/ppp2ppp/8/8/8/8/PPP2PPP/R2Q1RK1 w - - 0 1"));
@@ -342,10 +341,7 @@ fn thread_cpu_ns() -> u128 {
 #[test]
 #[ignore]
 fn speed() {
-    let positions: Vec<Board> = random_positions(30, 120)
-        .into_iter()
-        .filter(|b| eval::phase(b) >= 12)
-        .collect();
+    let positions: Vec<Board> = random_positions(30, 120).into_iter().filter(|b| eval::phase(b) >= 12).collect();
     let mut sink = 0i64;
     let rounds: usize = std::env::var("EVAL_SPEED_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(40);
     let mut ev = Evaluator::new();

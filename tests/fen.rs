@@ -229,7 +229,7 @@ fn side_not_to_move_in_check() {
     rejects("4k3/3P4/8/8/8/8/8/4K3 w - - 0 1", "in check");
     rejects("4k3/8/5N2/8/8/8/8/4K3 w - - 0 1", "in check");
     rejects("8/8/8/8/8/8/3k4/4K3 w - - 0 1", "in check"); // kings adjacent
-    // The same positions with the attacked side to move are fine.
+                                                          // The same positions with the attacked side to move are fine.
     ok("4k3/8/8/8/8/8/8/4R1K1 b - - 0 1");
     ok("4k3/3P4/8/8/8/8/8/4K3 b - - 0 1");
 }
@@ -367,9 +367,7 @@ fn mutate(rng: &mut SmallRng, bytes: &mut Vec<u8>) {
             let mut fields: Vec<String> = text.split(' ').map(str::to_string).collect();
             let token = match rng.gen_range(0..4) {
                 0 => format!("{}{}", (b'a' + rng.gen_range(0..9)) as char, rng.gen_range(0..10)),
-                1 => (0..rng.gen_range(1..5))
-                    .map(|_| b"KQkqABCDEFGHabcdefgh-"[rng.gen_range(0..21)] as char)
-                    .collect(),
+                1 => (0..rng.gen_range(1..5)).map(|_| b"KQkqABCDEFGHabcdefgh-"[rng.gen_range(0..21)] as char).collect(),
                 2 => ["w", "b", "-", ""][rng.gen_range(0..4)].to_string(),
                 _ => rng.gen_range(0..70_000u32).to_string(),
             };

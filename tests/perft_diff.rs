@@ -49,10 +49,7 @@ fn expect(code: i32, args: &[&str]) -> String {
 
 /// The value after `label` on its line of the report.
 fn field<'a>(out: &'a str, label: &str) -> &'a str {
-    out.lines()
-        .find_map(|l| l.strip_prefix(label))
-        .unwrap_or_else(|| panic!("no '{label}' line in:\n{out}"))
-        .trim()
+    out.lines().find_map(|l| l.strip_prefix(label)).unwrap_or_else(|| panic!("no '{label}' line in:\n{out}")).trim()
 }
 
 /// The board after `path` from `fen`, every move checked legal.
@@ -192,14 +189,26 @@ fn against_stockfish_when_installed() {
 
 #[test]
 fn a_missing_program() {
-    expect_error(&["2", "--script", "/nonexistent/perft-script"], &["cannot start '/nonexistent/perft-script'"], Duration::from_secs(10));
-    expect_error(&["2", "--uci", "/nonexistent/engine"], &["cannot start '/nonexistent/engine'"], Duration::from_secs(10));
+    expect_error(
+        &["2", "--script", "/nonexistent/perft-script"],
+        &["cannot start '/nonexistent/perft-script'"],
+        Duration::from_secs(10),
+    );
+    expect_error(
+        &["2", "--uci", "/nonexistent/engine"],
+        &["cannot start '/nonexistent/engine'"],
+        Duration::from_secs(10),
+    );
 }
 
 #[test]
 fn a_program_that_exits_at_once() {
     expect_error(&["2", "--uci", "false"], &["false exited", "'uci'"], Duration::from_secs(10));
-    expect_error(&["2", "--script", "sh -c 'echo broken >&2; exit 3'"], &["exit status: 3", "'broken'"], Duration::from_secs(10));
+    expect_error(
+        &["2", "--script", "sh -c 'echo broken >&2; exit 3'"],
+        &["exit status: 3", "'broken'"],
+        Duration::from_secs(10),
+    );
     // An engine that quits in the middle of the perft answer.
     let quits = "sh -c 'while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) echo \"e2e4: 20\"; exit 0;; esac; done'";
     expect_error(&["2", "--uci", quits], &["sh exited", "'go perft 2'", "e2e4: 20'"], Duration::from_secs(10));
@@ -207,19 +216,39 @@ fn a_program_that_exits_at_once() {
 
 #[test]
 fn a_program_that_prints_garbage() {
-    expect_error(&["2", "--script", "echo hello world"], &["not perft output", "'hello world 2 "], Duration::from_secs(10));
+    expect_error(
+        &["2", "--script", "echo hello world"],
+        &["not perft output", "'hello world 2 "],
+        Duration::from_secs(10),
+    );
     let garbage = "sh -c 'while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) echo \"bestmove e2e4\";; esac; done'";
-    expect_error(&["2", "--uci", garbage], &["not perft output", "'go perft 2'", "'bestmove e2e4'"], Duration::from_secs(10));
+    expect_error(
+        &["2", "--uci", garbage],
+        &["not perft output", "'go perft 2'", "'bestmove e2e4'"],
+        Duration::from_secs(10),
+    );
     expect_error(&["2", "--script", "sh -c 'echo e2e4 20'"], &["no total line", "'e2e4 20'"], Duration::from_secs(10));
 }
 
 #[test]
 fn a_program_that_hangs() {
-    expect_error(&["2", "--script", "sh -c 'sleep 30'", "--timeout", "1"], &["did not answer", "within 1 s"], Duration::from_secs(10));
-    expect_error(&["2", "--uci", "sleep 30", "--timeout", "0.5"], &["sleep did not answer 'uci' within 0.5 s"], Duration::from_secs(10));
+    expect_error(
+        &["2", "--script", "sh -c 'sleep 30'", "--timeout", "1"],
+        &["did not answer", "within 1 s"],
+        Duration::from_secs(10),
+    );
+    expect_error(
+        &["2", "--uci", "sleep 30", "--timeout", "0.5"],
+        &["sleep did not answer 'uci' within 0.5 s"],
+        Duration::from_secs(10),
+    );
     // Answers the handshake, then never the perft.
     let stalls = "sh -c 'while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; esac; done'";
-    expect_error(&["2", "--uci", stalls, "--timeout", "1"], &["did not answer 'go perft 2' within 1 s"], Duration::from_secs(10));
+    expect_error(
+        &["2", "--uci", stalls, "--timeout", "1"],
+        &["did not answer 'go perft 2' within 1 s"],
+        Duration::from_secs(10),
+    );
 }
 
 #[test]

@@ -147,8 +147,12 @@ impl Reader<'_> {
                                 b't' => out.push('\t'),
                                 b'r' => out.push('\r'),
                                 b'u' => {
-                                    let hex = std::str::from_utf8(&self.s[self.i..self.i + 4]).map_err(|e| e.to_string())?;
-                                    out.push(char::from_u32(u32::from_str_radix(hex, 16).map_err(|e| e.to_string())?).ok_or("bad \\u")?);
+                                    let hex =
+                                        std::str::from_utf8(&self.s[self.i..self.i + 4]).map_err(|e| e.to_string())?;
+                                    out.push(
+                                        char::from_u32(u32::from_str_radix(hex, 16).map_err(|e| e.to_string())?)
+                                            .ok_or("bad \\u")?,
+                                    );
                                     self.i += 4;
                                 }
                                 _ => return Err(format!("bad escape \\{}", e as char)),
@@ -310,8 +314,12 @@ fn perft_suite_json_matches_the_plain_output() {
         assert_eq!(c.get("ok") == &Json::Bool(true), c.get("expected").u64() == c.get("nodes").u64());
     }
     // Unreadable lines and bad FENs: the same line numbers and messages.
-    let errors: Vec<String> =
-        v.get("errors").arr().iter().map(|e| format!("line {}: {}", e.get("line").u64(), e.get("error").str())).collect();
+    let errors: Vec<String> = v
+        .get("errors")
+        .arr()
+        .iter()
+        .map(|e| format!("line {}: {}", e.get("line").u64(), e.get("error").str()))
+        .collect();
     let plain_errors: Vec<&str> = plain_out.lines().filter(|l| l.starts_with("line ")).collect();
     assert_eq!(errors, plain_errors);
     assert_eq!(errors.len(), 2);
@@ -357,4 +365,3 @@ fn progress_goes_to_stderr_only() {
     assert!(err.contains(&format!("epd: {solved} solved / {of} tried of {of}")), "{err} vs {last}");
     assert!(!text(&plain.stderr).contains("tried"));
 }
-

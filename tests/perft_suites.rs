@@ -146,9 +146,7 @@ fn threads_and_hash_subset() {
             let r = check_suite(
                 &entries,
                 |i, d, n| {
-                    (i + vi) % step == 0
-                        && n <= cap
-                        && !entries[i].depths.iter().any(|&(d2, n2)| d2 > d && n2 <= cap)
+                    (i + vi) % step == 0 && n <= cap && !entries[i].depths.iter().any(|&(d2, n2)| d2 > d && n2 <= cap)
                 },
                 |b, d| perft::perft_with(b, d, *opts),
             );

@@ -5,10 +5,10 @@
 
 use horizon::board::Board;
 use horizon::epd::parse_epd;
-use horizon::Move;
 use horizon::search::params::MATE;
 use horizon::search::tt::TranspositionTable;
 use horizon::search::{Control, Limits, Options, Report, Reporter, Score, SearchResult, Searcher, Silent};
+use horizon::Move;
 use std::sync::Arc;
 
 mod common;
@@ -279,10 +279,10 @@ fn fifty_move_rule() {
 #[test]
 fn insufficient_material_is_a_draw() {
     for fen in [
-        "8/8/4k3/8/8/4K3/8/8 w - - 0 1",     // K v K
-        "8/8/4k3/8/8/3NK3/8/8 w - - 0 1",    // K+N v K
-        "8/8/4k3/8/8/3BK3/8/8 b - - 0 1",    // K+B v K
-        "8/8/2b1k3/8/8/3BK3/8/8 w - - 0 1",  // K+B v K+B, bishops on the same colour
+        "8/8/4k3/8/8/4K3/8/8 w - - 0 1",    // K v K
+        "8/8/4k3/8/8/3NK3/8/8 w - - 0 1",   // K+N v K
+        "8/8/4k3/8/8/3BK3/8/8 b - - 0 1",   // K+B v K
+        "8/8/2b1k3/8/8/3BK3/8/8 w - - 0 1", // K+B v K+B, bishops on the same colour
     ] {
         let b = board(fen);
         for depth in [1, 5] {
@@ -407,7 +407,11 @@ fn singular_extension_finds_a_deeper_tactic() {
     let b = board("1br2rk1/1pqb1ppp/p3pn2/8/1P6/P1N1PN1P/1B3PP1/1QRR2K1 w - - 0 1");
     let ne4 = uci(&b, "c3e4");
     for depth in [9, 10, 11] {
-        assert_ne!(search_singular(&b, depth, false, &mut Silent).best, ne4, "depth {depth}: the plain search finds it");
+        assert_ne!(
+            search_singular(&b, depth, false, &mut Silent).best,
+            ne4,
+            "depth {depth}: the plain search finds it"
+        );
         assert_eq!(search_singular(&b, depth, true, &mut Silent).best, ne4, "depth {depth}");
     }
 }
@@ -511,7 +515,8 @@ fn multipv_three_distinct_lines() {
         let limits = Limits { depth: Some(5), multipv: 3, ..Default::default() };
         let r = search_with(&b, limits, &mut rep);
         for depth in 1..=5 {
-            let lines: Vec<&Report> = rep.0.iter().filter(|x| x.depth == depth && x.bound == horizon::search::Bound::Exact).collect();
+            let lines: Vec<&Report> =
+                rep.0.iter().filter(|x| x.depth == depth && x.bound == horizon::search::Bound::Exact).collect();
             let idx: Vec<usize> = lines.iter().map(|x| x.multipv).collect();
             assert_eq!(idx, vec![1, 2, 3], "{fen} depth {depth}: lines {idx:?}");
             let firsts: Vec<Move> = lines.iter().map(|x| x.pv[0]).collect();
@@ -522,7 +527,19 @@ fn multipv_three_distinct_lines() {
             if depth == 5 {
                 assert_eq!(firsts[0], r.best);
                 // Lines come best first.
-                let s: Vec<i32> = lines.iter().map(|x| match x.score { Score::Cp(c) => c, Score::Mate(n) => if n > 0 { 100_000 - n } else { -100_000 - n } }).collect();
+                let s: Vec<i32> = lines
+                    .iter()
+                    .map(|x| match x.score {
+                        Score::Cp(c) => c,
+                        Score::Mate(n) => {
+                            if n > 0 {
+                                100_000 - n
+                            } else {
+                                -100_000 - n
+                            }
+                        }
+                    })
+                    .collect();
                 assert!(s[0] >= s[1] && s[1] >= s[2], "{fen}: scores {s:?}");
             }
         }
@@ -569,8 +586,8 @@ fn quiescence_stores_only_bounds() {
     // the same position, deep ones included. Each position has a capture that raises
     // alpha in a full window, which is where an exact store would happen.
     for fen in [
-        "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1",                                 // rook takes a free queen
-        "rnbqkb1r/pppppppp/8/4n3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2",      // dxe5, a free knight
+        "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", // rook takes a free queen
+        "rnbqkb1r/pppppppp/8/4n3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2", // dxe5, a free knight
         "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", // Qxf7#
     ] {
         let b = board(fen);
@@ -651,7 +668,11 @@ fn quiet_checks_in_quiescence_see_a_fork_one_ply_sooner() {
     // QSearchChecks on.
     let b = board("6k1/pp3ppp/8/8/3p4/6n1/PP6/3Q2K1 w - - 0 1");
     let qxd4 = uci(&b, "d1d4");
-    assert_eq!(search_options(&b, 1, Options { qsearch_checks: false, ..Default::default() }, &mut Silent).best, qxd4, "without quiet checks the pawn looks free");
+    assert_eq!(
+        search_options(&b, 1, Options { qsearch_checks: false, ..Default::default() }, &mut Silent).best,
+        qxd4,
+        "without quiet checks the pawn looks free"
+    );
     let r = search_options(&b, 1, Options { qsearch_checks: true, ..Default::default() }, &mut Silent);
     assert_ne!(r.best, qxd4, "with quiet checks the fork is seen");
     assert!(b.legal_moves().contains(r.best));

@@ -3,10 +3,10 @@
 //! the `see_ge` shortcut with the full `see` on the suite and on random positions.
 
 use horizon::board::Board;
-use horizon::Move;
 use horizon::san::parse_san;
 use horizon::see::{see, see_ge, see_value};
 use horizon::types::{Piece, Rank};
+use horizon::Move;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -30,9 +30,7 @@ fn csv_records() -> Vec<Record> {
         let f: Vec<&str> = line.splitn(5, ',').collect();
         assert_eq!(f.len(), 5, "csv line {}: expected 5 columns: {line}", i + 1);
         let board = Board::from_fen(f[0]).unwrap_or_else(|e| panic!("csv line {}: bad FEN {}: {e}", i + 1, f[0]));
-        let mv = board
-            .parse_uci_move(f[1])
-            .unwrap_or_else(|e| panic!("csv line {}: {e} in {}", i + 1, f[0]));
+        let mv = board.parse_uci_move(f[1]).unwrap_or_else(|e| panic!("csv line {}: {e} in {}", i + 1, f[0]));
         let san = parse_san(&board, f[2]).unwrap_or_else(|| panic!("csv line {}: SAN {} not parsed", i + 1, f[2]));
         assert_eq!(san, mv, "csv line {}: UCI {} and SAN {} differ", i + 1, f[1], f[2]);
         let expected: i32 = f[3].trim().parse().unwrap();
@@ -51,7 +49,8 @@ fn epd_records() -> Vec<Record> {
         let f: Vec<&str> = line.split(';').map(str::trim).collect();
         assert!(f.len() >= 3, "epd line {}: too few fields: {line}", i + 1);
         let board = Board::from_fen(f[0]).unwrap_or_else(|e| panic!("epd line {}: bad FEN {}: {e}", i + 1, f[0]));
-        let mv = parse_san(&board, f[1]).unwrap_or_else(|| panic!("epd line {}: SAN {} not parsed in {}", i + 1, f[1], f[0]));
+        let mv = parse_san(&board, f[1])
+            .unwrap_or_else(|| panic!("epd line {}: SAN {} not parsed in {}", i + 1, f[1], f[0]));
         let expected: i32 = f[2].parse().unwrap_or_else(|_| panic!("epd line {}: bad value {:?}", i + 1, f[2]));
         out.push(Record { line: i + 1, fen: f[0].to_string(), board, mv, expected });
     }
@@ -92,7 +91,9 @@ fn epd_san_records_agree_with_csv() {
 /// Thresholds around `v` and a fixed spread covering every piece value.
 fn thresholds_around(v: i32) -> Vec<i32> {
     let mut t = vec![v - 1, v, v + 1, v - 100, v + 100, -v, -v + 1];
-    t.extend([-20000, -1000, -900, -501, -500, -300, -200, -100, -1, 0, 1, 99, 100, 101, 200, 300, 500, 900, 1000, 20000]);
+    t.extend([
+        -20000, -1000, -900, -501, -500, -300, -200, -100, -1, 0, 1, 99, 100, 101, 200, 300, 500, 900, 1000, 20000,
+    ]);
     t
 }
 
@@ -188,11 +189,7 @@ fn see_bounds_on_random_positions() {
                 assert_eq!(v, 0, "{} {:?}: castling", board.to_fen(), m);
                 continue;
             }
-            let mut first = if m.is_en_passant() {
-                100
-            } else {
-                board.piece_on(m.to()).map_or(0, see_value)
-            };
+            let mut first = if m.is_en_passant() { 100 } else { board.piece_on(m.to()).map_or(0, see_value) };
             if m.is_promotion() {
                 first += see_value(m.promotion()) - see_value(Piece::Pawn);
             }
@@ -213,12 +210,7 @@ fn see_bounds_on_random_positions() {
                 let mover = if m.is_promotion() { m.promotion() } else { board.piece_on(m.from()).unwrap() };
                 // The opponent may recapture with the pawn; we then win at most that pawn back.
                 let bound = first - see_value(mover) + see_value(Piece::Pawn);
-                assert!(
-                    v <= bound,
-                    "{} {:?}: see {v} ignores the pawn recapture",
-                    board.to_fen(),
-                    m
-                );
+                assert!(v <= bound, "{} {:?}: see {v} ignores the pawn recapture", board.to_fen(), m);
             }
         }
     });

@@ -4,9 +4,9 @@
 //!
 //! (That the traced evaluation equals the engine's is tested in `tests/eval.rs`.)
 
+use horizon::eval::evaluate_white;
 use horizon::eval::layout::{self, COUNT};
 use horizon::eval::scale::ScaleCase;
-use horizon::eval::evaluate_white;
 use horizon::tune::dataset;
 use horizon::tune::{self, Config, Output};
 use horizon::{Board, Color, Piece};
@@ -213,7 +213,10 @@ fn tune_command_reports_and_writes() {
     }
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "x\ny | 1 | 0.5\n").unwrap();
-    let o = Command::new(BIN).args(["tune", bad.to_str().unwrap(), "--out", dir.join("none.rs").to_str().unwrap()]).output().unwrap();
+    let o = Command::new(BIN)
+        .args(["tune", bad.to_str().unwrap(), "--out", dir.join("none.rs").to_str().unwrap()])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("error: no usable positions (2 lines read, 2 rejected)"), "{err}");

@@ -5,10 +5,10 @@ use horizon::board::Board;
 use horizon::eval::nnue::HIDDEN;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::cell::Cell;
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -70,9 +70,11 @@ impl Engine {
 
     fn send_bytes(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin closed");
-        stdin.write_all(bytes).and_then(|_| stdin.write_all(b"\n")).and_then(|_| stdin.flush()).unwrap_or_else(|e| {
-            panic!("engine stopped reading ({e}); output so far:\n{}", self.tail())
-        });
+        stdin
+            .write_all(bytes)
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush())
+            .unwrap_or_else(|e| panic!("engine stopped reading ({e}); output so far:\n{}", self.tail()));
     }
 
     fn tail(&self) -> String {
@@ -293,7 +295,9 @@ fn infinite_answers_isready_and_stops_once() {
 fn infinite_waits_for_stop_even_when_search_ends() {
     let mut e = Engine::start();
     // One legal move, mated next move: the search finishes at once but must wait.
-    for (fen, expect) in [("k7/8/1K6/8/8/8/8/7R b - - 0 1", "bestmove a8b8"), ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "bestmove (none)")] {
+    for (fen, expect) in
+        [("k7/8/1K6/8/8/8/8/7R b - - 0 1", "bestmove a8b8"), ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "bestmove (none)")]
+    {
         e.send(&format!("position fen {fen}"));
         e.send("go infinite");
         let early = e.silent_for(Duration::from_millis(600));
@@ -438,10 +442,18 @@ fn short_clocks_never_flag() {
     let mut e = Engine::start();
     e.send(&format!("setoption name Move Overhead value {CLOCK_TEST_OVERHEAD_MS}"));
     for (fen, moves) in [(START_FEN, vec![]), (START_FEN, vec!["e2e4", "c7c5", "g1f3"])] {
-        let pos = if moves.is_empty() { format!("position fen {fen}") } else { format!("position fen {fen} moves {}", moves.join(" ")) };
+        let pos = if moves.is_empty() {
+            format!("position fen {fen}")
+        } else {
+            format!("position fen {fen} moves {}", moves.join(" "))
+        };
         e.send(&pos);
         e.sync();
-        for go in ["go wtime 300 btime 300 movestogo 1", "go wtime 150 btime 150 winc 5 binc 5 movestogo 1", "go wtime 120 btime 120 winc 5 binc 5"] {
+        for go in [
+            "go wtime 300 btime 300 movestogo 1",
+            "go wtime 150 btime 150 winc 5 binc 5 movestogo 1",
+            "go wtime 120 btime 120 winc 5 binc 5",
+        ] {
             let t0 = Instant::now();
             e.send(go);
             let (_, best) = e.bestmove(Duration::from_secs(5));
@@ -574,10 +586,7 @@ fn bad_input_is_answered_and_state_kept() {
         e.send_bytes(line);
         let lines = e.sync();
         let shown = String::from_utf8_lossy(line);
-        assert!(
-            lines.iter().any(|l| l.starts_with("info string error: ")),
-            "no error answer to {shown:?}: {lines:?}"
-        );
+        assert!(lines.iter().any(|l| l.starts_with("info string error: ")), "no error answer to {shown:?}: {lines:?}");
         assert_eq!(count_bestmoves(&lines), 0, "{shown:?} started a search");
         assert!(e.alive());
     }
@@ -594,26 +603,131 @@ fn bad_input_is_answered_and_state_kept() {
 
 fn fuzz_random_token_lines() {
     const TOKENS: [&str; 62] = [
-        "uci", "isready", "ucinewgame", "position", "startpos", "fen", "moves", "go", "stop", "ponderhit",
-        "setoption", "name", "value", "Hash", "MultiPV", "Move", "Overhead", "Clear", "Threads", "Ponder",
-        "UCI_Chess960", "true", "false", "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc",
-        "movestogo", "mate", "infinite", "ponder", "searchmoves", "perft", "debug", "on", "d", "eval",
-        "0", "1", "2", "3", "-1", "abc", "99999999999999999999", "e2e4", "e7e5", "g1f3", "e1g1", "a7a8q",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "w", "b", "KQkq", "-", "8/8/8/8", "\u{e9}\u{0}",
-        "\t", "x", "r3k2r/8/8/8/8/8/8/R3K2R",
+        "uci",
+        "isready",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "stop",
+        "ponderhit",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "MultiPV",
+        "Move",
+        "Overhead",
+        "Clear",
+        "Threads",
+        "Ponder",
+        "UCI_Chess960",
+        "true",
+        "false",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "mate",
+        "infinite",
+        "ponder",
+        "searchmoves",
+        "perft",
+        "debug",
+        "on",
+        "d",
+        "eval",
+        "0",
+        "1",
+        "2",
+        "3",
+        "-1",
+        "abc",
+        "99999999999999999999",
+        "e2e4",
+        "e7e5",
+        "g1f3",
+        "e1g1",
+        "a7a8q",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "b",
+        "KQkq",
+        "-",
+        "8/8/8/8",
+        "\u{e9}\u{0}",
+        "\t",
+        "x",
+        "r3k2r/8/8/8/8/8/8/R3K2R",
     ];
-    const HEADS: [&str; 11] = ["uci", "isready", "ucinewgame", "position", "go", "stop", "ponderhit", "setoption", "debug", "d", "eval"];
+    const HEADS: [&str; 11] =
+        ["uci", "isready", "ucinewgame", "position", "go", "stop", "ponderhit", "setoption", "debug", "d", "eval"];
     const GO_TOKENS: [&str; 19] = [
-        "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate", "infinite", "ponder",
-        "searchmoves", "perft", "0", "1", "2", "3", "e2e4", "abc",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "mate",
+        "infinite",
+        "ponder",
+        "searchmoves",
+        "perft",
+        "0",
+        "1",
+        "2",
+        "3",
+        "e2e4",
+        "abc",
     ];
     const POSITION_TOKENS: [&str; 18] = [
-        "startpos", "fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "r3k2r/8/8/8/8/8/8/R3K2R", "w", "b",
-        "KQkq", "-", "0", "1", "moves", "e2e4", "e7e5", "g1f3", "g8f6", "e1g1", "a7a8q", "zz",
+        "startpos",
+        "fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "r3k2r/8/8/8/8/8/8/R3K2R",
+        "w",
+        "b",
+        "KQkq",
+        "-",
+        "0",
+        "1",
+        "moves",
+        "e2e4",
+        "e7e5",
+        "g1f3",
+        "g8f6",
+        "e1g1",
+        "a7a8q",
+        "zz",
     ];
     const OPTION_TOKENS: [&str; 18] = [
-        "name", "value", "Hash", "MultiPV", "Move", "Overhead", "Clear", "Threads", "Ponder", "UCI_Chess960",
-        "true", "false", "0", "1", "2", "3", "-1", "abc",
+        "name",
+        "value",
+        "Hash",
+        "MultiPV",
+        "Move",
+        "Overhead",
+        "Clear",
+        "Threads",
+        "Ponder",
+        "UCI_Chess960",
+        "true",
+        "false",
+        "0",
+        "1",
+        "2",
+        "3",
+        "-1",
+        "abc",
     ];
     let mut rng = SmallRng::seed_from_u64(0xF022);
     let mut e = Engine::start();
@@ -635,7 +749,8 @@ fn fuzz_random_token_lines() {
             let mut t = vec![head];
             if head == "go" && rng.gen_bool(0.7) {
                 // Mostly well-formed: keyword-value pairs and flags, with a little junk.
-                const KEYS: [&str; 10] = ["depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate", "perft"];
+                const KEYS: [&str; 10] =
+                    ["depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate", "perft"];
                 const VALUES: [&str; 6] = ["0", "1", "2", "3", "50", "abc"];
                 for _ in 0..rng.gen_range(0..4) {
                     match rng.gen_range(0..10) {
@@ -652,8 +767,14 @@ fn fuzz_random_token_lines() {
                 }
                 t
             } else {
-            t.extend((0..n).map(|_| if rng.gen_bool(0.9) { pool[rng.gen_range(0..pool.len())] } else { TOKENS[rng.gen_range(0..TOKENS.len())] }));
-            t
+                t.extend((0..n).map(|_| {
+                    if rng.gen_bool(0.9) {
+                        pool[rng.gen_range(0..pool.len())]
+                    } else {
+                        TOKENS[rng.gen_range(0..TOKENS.len())]
+                    }
+                }));
+                t
             }
         };
         // Keep searches short and never ask for huge work: perft and mate/depth searches
@@ -689,7 +810,13 @@ fn fuzz_random_token_lines() {
     // The fuzz really drove the engine: errors, searches and perft all happened.
     let count = |p: &str| e.log.iter().filter(|l| l.starts_with(p)).count();
     assert!(count("info string error: ") > 1000, "errors: {}", count("info string error: "));
-    eprintln!("fuzz: {} errors, {} bestmoves, {} info depth, {} perfts", count("info string error: "), count("bestmove"), count("info depth"), count("Nodes searched"));
+    eprintln!(
+        "fuzz: {} errors, {} bestmoves, {} info depth, {} perfts",
+        count("info string error: "),
+        count("bestmove"),
+        count("info depth"),
+        count("Nodes searched")
+    );
     assert!(count("bestmove") > 50, "bestmoves: {}", count("bestmove"));
     // Most fuzzed searches are tiny (nodes 0-3, 0 ms clocks, stopped by the next line), so
     // how many reach a completed depth depends on timing (17-65 in quiet runs, 2 once under
@@ -878,7 +1005,8 @@ fn malformed_go_ends_in_exactly_one_bestmove() {
         e.send(go);
         let (lines, best) = e.bestmove(Duration::from_secs(10));
         legal_bestmove(&best, START_FEN, &[]);
-        let notes: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error: ignored in go: ")).collect();
+        let notes: Vec<&String> =
+            lines.iter().filter(|l| l.starts_with("info string error: ignored in go: ")).collect();
         assert_eq!(notes.len(), 1, "{go}: {lines:?}");
         assert!(notes[0].contains(note), "{go}: {}", notes[0]);
         // Nothing more arrives: exactly one bestmove.
@@ -985,9 +1113,13 @@ fn nnue_options() {
     assert!(lines.iter().any(|l| l == "option name EvalFile type string default <internal>"), "{lines:?}");
     e.send("eval");
     let lines = e.sync();
-    assert!(lines.iter().any(|l| l.starts_with("info string eval ") && l.ends_with(" cp (side to move, classical)")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string eval ") && l.ends_with(" cp (side to move, classical)")),
+        "{lines:?}"
+    );
 
-    let dir = std::env::temp_dir().join(format!("horizon-nnue-uci-{}-{}", std::process::id(), THREADS.with(|t| t.get())));
+    let dir =
+        std::env::temp_dir().join(format!("horizon-nnue-uci-{}-{}", std::process::id(), THREADS.with(|t| t.get())));
     std::fs::create_dir_all(&dir).unwrap();
     let good = Network::random(12).to_bytes();
     let write = |name: &str, bytes: &[u8]| {
@@ -1010,7 +1142,8 @@ fn nnue_options() {
     ] {
         e.send(&format!("setoption name EvalFile value {path}"));
         let lines = e.sync();
-        let err = lines.iter().find(|l| l.starts_with("info string error: ")).unwrap_or_else(|| panic!("{path}: {lines:?}"));
+        let err =
+            lines.iter().find(|l| l.starts_with("info string error: ")).unwrap_or_else(|| panic!("{path}: {lines:?}"));
         assert!(err.contains(reason) && err.ends_with("keeping network <internal>"), "{path}: {err}");
         // The engine goes on with its network.
         e.send("setoption name UseNNUE value true");
@@ -1022,7 +1155,10 @@ fn nnue_options() {
     }
     e.send(&format!("setoption name EvalFile value {good_path}"));
     let lines = e.sync();
-    assert!(lines.iter().any(|l| l == &format!("info string loaded network {good_path}: hidden {HIDDEN}")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l == &format!("info string loaded network {good_path}: hidden {HIDDEN}")),
+        "{lines:?}"
+    );
     e.send("setoption name UseNNUE value true");
     e.send("position startpos");
     e.send("eval");
@@ -1052,10 +1188,7 @@ fn castle_span(king: horizon::Square, rook: horizon::Square, kingside: bool) -> 
     let (kd, rd) = if kingside { (File::G.index(), File::F.index()) } else { (File::C.index(), File::D.index()) };
     let files = [king.file().index(), rook.file().index(), kd, rd];
     let (lo, hi) = (*files.iter().min().unwrap(), *files.iter().max().unwrap());
-    (lo..=hi)
-        .map(|f| Square::new(File::from_index(f), rank))
-        .filter(|&s| s != king && s != rook)
-        .collect()
+    (lo..=hi).map(|f| Square::new(File::from_index(f), rank)).filter(|&s| s != king && s != rook).collect()
 }
 
 /// One Chess960 game through `position fen … moves …`: each side clears its back rank
@@ -1091,8 +1224,11 @@ fn chess960_game(fen: &str, engine_white: bool, targets: [bool; 2]) -> Vec<Strin
             let rook = b.castle_rook(us, side).unwrap_or_else(|| panic!("castling right lost: {}", b.to_fen()));
             let span = castle_span(king, rook, kingside);
             let keep = |m: &horizon::Move| m.from() != king && m.from() != rook && !m.is_castle();
-            let blockers: Vec<horizon::Move> =
-                legal.iter().copied().filter(|m| keep(m) && span.contains(&m.from()) && !span.contains(&m.to())).collect();
+            let blockers: Vec<horizon::Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| keep(m) && span.contains(&m.from()) && !span.contains(&m.to()))
+                .collect();
             let pawns: Vec<horizon::Move> =
                 legal.iter().copied().filter(|m| keep(m) && b.piece_on(m.from()) == Some(Piece::Pawn)).collect();
             let others: Vec<horizon::Move> = legal.iter().copied().filter(keep).collect();
@@ -1135,7 +1271,11 @@ fn chess960_game(fen: &str, engine_white: bool, targets: [bool; 2]) -> Vec<Strin
     for m in &moves {
         let mv = replay.parse_uci_move(m).unwrap();
         if mv.is_castle() {
-            played.push(format!("{:?} {}", replay.side_to_move(), if mv.castle_side() == CastleSide::King { "O-O" } else { "O-O-O" }));
+            played.push(format!(
+                "{:?} {}",
+                replay.side_to_move(),
+                if mv.castle_side() == CastleSide::King { "O-O" } else { "O-O-O" }
+            ));
         }
         replay.make(mv);
     }

@@ -1,11 +1,10 @@
 //! FEN parsing (standard, Shredder-FEN and X-FEN castling) with validation, and FEN output.
 
 use super::{castle_bit, Board};
-use crate::tables;
 use crate::bitboard::Bitboard;
 use crate::error::FenError;
+use crate::tables;
 use crate::types::{CastleSide, Color, File, Piece, Rank, Square};
-
 
 impl Board {
     /// Parses a FEN (4 to 6 fields; missing move counters default to `0 1`).
@@ -85,10 +84,7 @@ impl Board {
             }
             let pushed = ep.ep_victim();
             let origin = Square::from_index(if us == Color::White { ep.index() + 8 } else { ep.index() - 8 });
-            if !b.colored(them, Piece::Pawn).has(pushed)
-                || b.occupied().has(ep)
-                || b.occupied().has(origin)
-            {
+            if !b.colored(them, Piece::Pawn).has(pushed) || b.occupied().has(ep) || b.occupied().has(origin) {
                 return Err(bad());
             }
             if (tables::pawn_attacks(them, ep) & b.colored(us, Piece::Pawn)).any() {

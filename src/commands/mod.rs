@@ -66,7 +66,8 @@ pub const COMMANDS: &[Subcommand] = &[
 
 /// The text of `horizon help`.
 pub fn help() -> String {
-    let mut s = String::from("usage: horizon [command]\n  (no command)                     speak UCI on stdin/stdout\n");
+    let mut s =
+        String::from("usage: horizon [command]\n  (no command)                     speak UCI on stdin/stdout\n");
     for c in COMMANDS {
         s.push_str(c.help);
         s.push('\n');

@@ -42,7 +42,10 @@ fn run(argv: &[String]) -> Outcome {
     }
     let pieces = board.occupied().count() as usize;
     if pieces > tb.max_pieces() {
-        return Err(Failure::Input(format!("the position has {pieces} pieces; the tables found go up to {}", tb.max_pieces())));
+        return Err(Failure::Input(format!(
+            "the position has {pieces} pieces; the tables found go up to {}",
+            tb.max_pieces()
+        )));
     }
 
     // 2. Probe: WDL, DTZ, the ranking.

@@ -57,7 +57,9 @@ pub mod runner;
 
 pub use book::{read_book, BookError};
 pub use format::{format_line, parse_line, DataError, DataLine, LineError, Outcome};
-pub use player::{Game, Player, DRAW_MIN_PLY, DRAW_PLIES, DRAW_SCORE, MAX_GAME_PLIES, OPENING_MAX_SCORE, WIN_PLIES, WIN_SCORE};
+pub use player::{
+    Game, Player, DRAW_MIN_PLY, DRAW_PLIES, DRAW_SCORE, MAX_GAME_PLIES, OPENING_MAX_SCORE, WIN_PLIES, WIN_SCORE,
+};
 pub use runner::{
     run, Config, DatagenError, Existing, Status, DEFAULT_BOOK_RANDOM_PLIES, DEFAULT_HASH_MB, DEFAULT_NODES,
     DEFAULT_RANDOM_PLIES, HARD_NODE_FACTOR,

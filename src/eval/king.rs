@@ -17,9 +17,9 @@
 //! linearised. (Clamping the endgame half at zero as well would leave its weights, which start
 //! at zero, with a zero gradient for ever.)
 
-use super::params::*;
-use super::danger::danger_bonus;
 use super::acc::{Acc, Attacks, Side};
+use super::danger::danger_bonus;
+use super::params::*;
 use super::trace::Tracer;
 use crate::bitboard::Bitboard;
 use crate::tables;
@@ -70,13 +70,8 @@ pub fn danger<T: Tracer>(us: &Side, them: &Side, ours: &Attacks, theirs: &Attack
     if attackers < KING_ATTACK_MIN_ATTACKERS {
         return;
     }
-    let (n, b, r, q, k) = (
-        Piece::Knight.index(),
-        Piece::Bishop.index(),
-        Piece::Rook.index(),
-        Piece::Queen.index(),
-        Piece::King.index(),
-    );
+    let (n, b, r, q, k) =
+        (Piece::Knight.index(), Piece::Bishop.index(), Piece::Rook.index(), Piece::Queen.index(), Piece::King.index());
     for p in [n, b, r, q] {
         danger!(acc, KING_ATTACKER[p - 1], ours.zone_attackers[p]);
     }

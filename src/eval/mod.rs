@@ -71,8 +71,8 @@ macro_rules! danger {
 pub mod acc;
 pub mod danger;
 pub mod king;
-pub mod nnue;
 pub mod layout;
+pub mod nnue;
 pub mod params;
 pub mod passed;
 pub mod pawn_table;
@@ -83,13 +83,14 @@ pub mod score;
 pub mod taper;
 pub mod threats;
 pub mod trace;
+#[rustfmt::skip] // written by `horizon tune` in aligned tables
 pub mod weights;
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::types::Color;
-use params::*;
 pub use acc::{Acc, Attacks, Side};
+use params::*;
 pub use pawn_table::PawnTable;
 pub use score::S;
 pub use taper::{finish, phase};
@@ -130,10 +131,24 @@ fn evaluate_impl<T: Tracer>(board: &Board, table: Option<&mut PawnTable>, tracer
 
     // 4.
     let black_attacks_seen_by_white = black_attacks.flipped();
-    second_pass(&white, &black_seen_by_white, passed[0], &white_attacks, &black_attacks_seen_by_white, acc.side(Color::White));
+    second_pass(
+        &white,
+        &black_seen_by_white,
+        passed[0],
+        &white_attacks,
+        &black_attacks_seen_by_white,
+        acc.side(Color::White),
+    );
     s += acc.take();
     let white_attacks_seen_by_black = white_attacks.flipped();
-    second_pass(&black, &white_seen_by_black, passed[1], &black_attacks, &white_attacks_seen_by_black, acc.side(Color::Black));
+    second_pass(
+        &black,
+        &white_seen_by_black,
+        passed[1],
+        &black_attacks,
+        &white_attacks_seen_by_black,
+        acc.side(Color::Black),
+    );
     s -= acc.take();
 
     // 5.
@@ -153,7 +168,14 @@ fn evaluate_impl<T: Tracer>(board: &Board, table: Option<&mut PawnTable>, tracer
 
 /// The terms that need both sides' attacks, for `us` against `them` (our frame).
 #[inline(always)]
-fn second_pass<T: Tracer>(us: &Side, them: &Side, passed: Bitboard, ours: &Attacks, theirs: &Attacks, acc: &mut Acc<T>) {
+fn second_pass<T: Tracer>(
+    us: &Side,
+    them: &Side,
+    passed: Bitboard,
+    ours: &Attacks,
+    theirs: &Attacks,
+    acc: &mut Acc<T>,
+) {
     passed::evaluate(us, them, passed, theirs, acc);
     king::shelter(us, acc);
     king::danger(us, them, ours, theirs, acc);

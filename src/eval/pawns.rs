@@ -3,10 +3,10 @@
 //! on nothing else, the engine caches the result in a [`super::PawnTable`] keyed by the
 //! board's pawn key; a trace always computes it afresh.
 
-use super::pawn_table::PawnEntry;
-use super::trace::NoTrace;
-use super::score::S;
 use super::acc::{Acc, Side};
+use super::pawn_table::PawnEntry;
+use super::score::S;
+use super::trace::NoTrace;
 use super::trace::Tracer;
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Piece};

@@ -94,8 +94,7 @@ impl PerftTable {
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(MIN_BUCKETS);
         // Round down to a power of two so that the index is a mask.
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let mem = Region::zeroed(buckets * std::mem::size_of::<Bucket>())
-            .ok_or(TableError { mb })?;
+        let mem = Region::zeroed(buckets * std::mem::size_of::<Bucket>()).ok_or(TableError { mb })?;
         let start = (START_BYTES / std::mem::size_of::<Bucket>()).clamp(MIN_BUCKETS, buckets);
         Ok(PerftTable {
             mem,
@@ -262,7 +261,9 @@ mod os {
     pub fn map_zeroed(len: usize) -> Option<*mut u8> {
         // SAFETY: an anonymous private mapping at an address the kernel chooses touches no
         // existing memory; the result is checked against MAP_FAILED.
-        let p = unsafe { libc::mmap(std::ptr::null_mut(), len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) };
+        let p = unsafe {
+            libc::mmap(std::ptr::null_mut(), len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        };
         if p == MAP_FAILED || p.is_null() {
             return None;
         }
@@ -331,10 +332,16 @@ mod tests {
         }
         assert!(t.bytes_in_use() >= 4 * START_BYTES, "{}", t.bytes_in_use());
         // Whatever is found is right: lookups after growing may miss, never misread.
-        let found = keys.iter().filter(|&&(k, n)| match t.probe(k, 2) {
-            Some(got) => { assert_eq!(got, n); true }
-            None => false,
-        }).count();
+        let found = keys
+            .iter()
+            .filter(|&&(k, n)| match t.probe(k, 2) {
+                Some(got) => {
+                    assert_eq!(got, n);
+                    true
+                }
+                None => false,
+            })
+            .count();
         // Entries are moved when the table grows: nearly all are still found (a few were
         // replaced in full buckets).
         assert!(found > keys.len() * 9 / 10, "{found} of {}", keys.len());

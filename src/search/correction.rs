@@ -48,7 +48,8 @@ impl CorrectionHistory {
         let weight = (depth + 1).clamp(1, CORRECTION_WEIGHT_CAP);
         let e = &mut self.table[side][i];
         let target = diff * CORRECTION_GRAIN;
-        *e = ((*e * (CORRECTION_GRAIN - weight) + target * weight) / CORRECTION_GRAIN).clamp(-CORRECTION_MAX, CORRECTION_MAX);
+        *e = ((*e * (CORRECTION_GRAIN - weight) + target * weight) / CORRECTION_GRAIN)
+            .clamp(-CORRECTION_MAX, CORRECTION_MAX);
     }
 }
 

@@ -4,8 +4,8 @@
 
 use super::params::*;
 use super::report::{Report, Reporter, Score, SearchResult, Stats};
-use super::tt::Bound;
 use super::time::{TimeLimits, TimeManager};
+use super::tt::Bound;
 use super::{Limits, Searcher};
 use crate::board::Board;
 use crate::moves::Move;
@@ -226,14 +226,20 @@ impl Searcher {
                 return Outcome::Stopped(partial);
             }
             if score <= alpha {
-                if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS) && pv_idx == 0 && !self.pv.line(0).is_empty() {
+                if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS)
+                    && pv_idx == 0
+                    && !self.pv.line(0).is_empty()
+                {
                     let pv = self.pv.line(0).to_vec();
                     reporter.report(&self.make_report(depth, pv_idx + 1, alpha, Bound::Upper, pv));
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
-                if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS) && pv_idx == 0 && !self.pv.line(0).is_empty() {
+                if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS)
+                    && pv_idx == 0
+                    && !self.pv.line(0).is_empty()
+                {
                     let pv = self.pv.line(0).to_vec();
                     reporter.report(&self.make_report(depth, pv_idx + 1, beta, Bound::Lower, pv));
                 }

@@ -28,11 +28,11 @@ pub mod history;
 mod limits;
 pub mod movepick;
 mod negamax;
+mod nnue_stack;
 pub mod params;
 mod pv;
 mod qsearch;
 mod report;
-mod nnue_stack;
 mod static_eval;
 mod tablebase;
 pub mod threads;
@@ -41,8 +41,8 @@ pub mod tt;
 
 pub use limits::{Control, Limits, Options};
 pub use report::{Report, Reporter, Score, SearchResult, Silent, Stats};
-pub use tt::Bound;
 pub use threads::ThreadPool;
+pub use tt::Bound;
 
 use crate::board::Board;
 use crate::eval::Evaluator;

@@ -71,7 +71,14 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// Picker for the main search.
-    pub fn new(board: &Board, hash_move: Move, history: &History, ply: usize, counter: Move, cont: ContKeys) -> MovePicker {
+    pub fn new(
+        board: &Board,
+        hash_move: Move,
+        history: &History,
+        ply: usize,
+        counter: Move,
+        cont: ContKeys,
+    ) -> MovePicker {
         let k = history.killers(ply);
         Self::build(board.legal_moves(), hash_move, [k[0], k[1], counter], false, cont)
     }
@@ -243,7 +250,6 @@ impl MovePicker {
             }
         }
     }
-
 }
 
 /// Whether an ordering score marks a losing capture.

@@ -28,7 +28,13 @@ impl Searcher {
     /// say no, which prunes less.
     #[inline]
     fn improving(&self, ply: usize, eval: i32) -> bool {
-        let earlier = |back: usize| if ply >= back { Some(self.stack[ply - back].eval).filter(|&e| e != -INFINITY) } else { None };
+        let earlier = |back: usize| {
+            if ply >= back {
+                Some(self.stack[ply - back].eval).filter(|&e| e != -INFINITY)
+            } else {
+                None
+            }
+        };
         match earlier(2).or_else(|| earlier(4)) {
             Some(e) => eval > e,
             None => false,
@@ -142,7 +148,10 @@ impl Searcher {
         let eval = match tt_entry {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
                 let s = e.score;
-                if e.bound == Bound::Exact || (e.bound == Bound::Lower && s > static_eval) || (e.bound == Bound::Upper && s < static_eval) {
+                if e.bound == Bound::Exact
+                    || (e.bound == Bound::Lower && s > static_eval)
+                    || (e.bound == Bound::Upper && s < static_eval)
+                {
                     s
                 } else {
                     static_eval
@@ -162,8 +171,15 @@ impl Searcher {
             // Step 8. Null-move pruning: if passing still fails high, a real move will too.
             // Not without pieces (zugzwang in pawn endings) nor right after another null move.
             let last_null = ply > 0 && self.stack[ply - 1].mv.is_null();
-            if depth >= NMP_DEPTH && eval >= beta && !last_null && self.has_non_pawn_material() && beta.abs() < MATE_BOUND {
-                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
+            if depth >= NMP_DEPTH
+                && eval >= beta
+                && !last_null
+                && self.has_non_pawn_material()
+                && beta.abs() < MATE_BOUND
+            {
+                let r = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply].moved = 0;
                 self.make_null_move(ply);
@@ -283,7 +299,8 @@ impl Searcher {
 
             // Step 12. Principal variation search with late move reductions.
             let mut score;
-            if depth >= LMR_DEPTH && legal > LMR_MIN_MOVES + pv_node as usize && (quiet || is_bad_capture_score(order)) {
+            if depth >= LMR_DEPTH && legal > LMR_MIN_MOVES + pv_node as usize && (quiet || is_bad_capture_score(order))
+            {
                 let mut r = LMR[(depth as usize).min(LMR_TABLE_SIZE - 1)][legal.min(LMR_TABLE_SIZE - 1)];
                 r -= pv_node as i32;
                 r += !improving as i32;

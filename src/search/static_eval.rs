@@ -9,9 +9,9 @@
 //! computed only when that node is evaluated. Everything else (the correction history,
 //! pruning margins) sees a static eval and does not know which evaluation gave it.
 
+use super::nnue_stack::Nnue;
 use super::params::{MAX_PLY, TB_WIN_BOUND};
 use super::Searcher;
-use super::nnue_stack::Nnue;
 use crate::eval::nnue::{self, AccumulatorStack, Network};
 use crate::moves::Move;
 use std::sync::Arc;

@@ -205,7 +205,8 @@ impl ThreadPool {
         for (r, _) in &helper_results {
             stats.add(&r.stats);
         }
-        self.thread_nodes = std::iter::once(&main_result).chain(helper_results.iter().map(|(r, _)| r)).map(|r| r.stats.nodes).collect();
+        self.thread_nodes =
+            std::iter::once(&main_result).chain(helper_results.iter().map(|(r, _)| r)).map(|r| r.stats.nodes).collect();
         let (mut all, mut lines): (Vec<SearchResult>, Vec<Option<Report>>) =
             std::iter::once((main_result, None)).chain(helper_results).unzip();
         let chosen = match pick {
@@ -232,7 +233,8 @@ impl ThreadPool {
 /// deepest (then best-scoring, then lowest index) supplies the result. Ties between moves
 /// go to the move the lowest-index thread chose, so the main thread's move wins a tie.
 pub fn vote(results: &[SearchResult]) -> usize {
-    let voters: Vec<usize> = (0..results.len()).filter(|&i| results[i].depth > 0 && !results[i].best.is_null()).collect();
+    let voters: Vec<usize> =
+        (0..results.len()).filter(|&i| results[i].depth > 0 && !results[i].best.is_null()).collect();
     if voters.is_empty() {
         return 0;
     }

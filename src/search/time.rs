@@ -76,7 +76,13 @@ impl Default for TimeManager {
 
 impl TimeManager {
     pub fn new(limits: TimeLimits) -> TimeManager {
-        TimeManager { limits, best: Move::NULL, stable: 0, scores: Vec::with_capacity(SCORE_DROP_ITERATIONS), scale: 1.0 }
+        TimeManager {
+            limits,
+            best: Move::NULL,
+            stable: 0,
+            scores: Vec::with_capacity(SCORE_DROP_ITERATIONS),
+            scale: 1.0,
+        }
     }
 
     /// The hard limit: the search is aborted there.
@@ -141,8 +147,8 @@ fn score_drop_factor(drop: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Square;
     use crate::moves::MoveKind;
+    use crate::types::Square;
 
     fn mv(from: usize, to: usize) -> Move {
         Move::new(Square::from_index(from), Square::from_index(to), MoveKind::Normal)

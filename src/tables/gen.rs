@@ -9,10 +9,8 @@ pub const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 /// Bishop directions as (file step, rank step).
 pub const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
-const KNIGHT_STEPS: [(i32, i32); 8] =
-    [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-const KING_STEPS: [(i32, i32); 8] =
-    [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+const KNIGHT_STEPS: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING_STEPS: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 
 fn on_board(file: i32, rank: i32) -> bool {
     (0..8).contains(&file) && (0..8).contains(&rank)
@@ -24,10 +22,7 @@ fn bit(file: i32, rank: i32) -> u64 {
 
 fn leaper(sq: usize, steps: &[(i32, i32)]) -> u64 {
     let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
-    steps
-        .iter()
-        .filter(|(df, dr)| on_board(f + df, r + dr))
-        .fold(0, |acc, (df, dr)| acc | bit(f + df, r + dr))
+    steps.iter().filter(|(df, dr)| on_board(f + df, r + dr)).fold(0, |acc, (df, dr)| acc | bit(f + df, r + dr))
 }
 
 /// Squares a knight on `sq` attacks.

@@ -267,12 +267,7 @@ fn save(cfg: &Config, params: &[f64], s: &Summary) -> Result<(), TuneError> {
 }
 
 /// Splits `idx` into one share per thread and sums `f` over the shares in parallel.
-fn parallel<R: Send>(
-    idx: &[u32],
-    threads: usize,
-    f: impl Fn(&[u32]) -> R + Sync,
-    mut combine: impl FnMut(R),
-) {
+fn parallel<R: Send>(idx: &[u32], threads: usize, f: impl Fn(&[u32]) -> R + Sync, mut combine: impl FnMut(R)) {
     let threads = threads.clamp(1, idx.len().max(1));
     if threads == 1 {
         combine(f(idx));

@@ -54,19 +54,29 @@ pub enum Command {
     IsReady,
     UciNewGame,
     /// `fen` is None for startpos.
-    Position { fen: Option<String>, moves: Vec<String> },
+    Position {
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
     Go(GoParams),
     Stop,
     PonderHit,
     Quit,
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     Debug,
     /// Non-standard: print the board.
     Display,
     /// Non-standard: print the static evaluation.
     Eval,
     /// Non-standard: run the bench (`bench [depth] [threads] [hash]`).
-    Bench { depth: Option<i32>, threads: Option<usize>, hash: Option<usize> },
+    Bench {
+        depth: Option<i32>,
+        threads: Option<usize>,
+        hash: Option<usize>,
+    },
     /// Non-standard: opening positions for OpenBench (`genfens N seed S book B [extra]`).
     Genfens(crate::genfens::Request),
     Empty,
@@ -172,8 +182,19 @@ pub const MAX_GO_PERFT: i64 = 20;
 fn is_go_keyword(t: &str) -> bool {
     matches!(
         t,
-        "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "movetime" | "mate"
-            | "infinite" | "ponder" | "searchmoves" | "perft"
+        "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "depth"
+            | "nodes"
+            | "movetime"
+            | "mate"
+            | "infinite"
+            | "ponder"
+            | "searchmoves"
+            | "perft"
     )
 }
 

@@ -11,8 +11,8 @@ use crate::eval::nnue::network::INTERNAL_NAME;
 use crate::eval::nnue::{self, Network};
 use crate::moves::Move;
 use crate::perft;
-use crate::search::tt::TranspositionTable;
 use crate::search::threads::Pick;
+use crate::search::tt::TranspositionTable;
 use crate::search::{Bound, Control, Limits, Report, Reporter, Score, ThreadPool};
 use crate::syzygy::Tablebases;
 use command::{Command, GoParams};
@@ -243,7 +243,8 @@ impl Engine {
                 // Runs to the end before the next line is read, so that a script's
                 // `genfens …` followed by `quit` gets every position.
                 self.stop_search();
-                if let Err(e) = crate::genfens::run_request(request, |fen| send(&format!("info string genfens {fen}"))) {
+                if let Err(e) = crate::genfens::run_request(request, |fen| send(&format!("info string genfens {fen}")))
+                {
                     send(&format!("info string error: {e}"));
                 }
             }
@@ -306,7 +307,8 @@ impl Engine {
     /// reported and the current network stays; a running search keeps its own network
     /// either way, the new one is used from the next search.
     fn load_network(&mut self, path: &str) {
-        let loaded = if path == INTERNAL_NAME { Ok(nnue::default_network()) } else { Network::from_file(path).map(Arc::from) };
+        let loaded =
+            if path == INTERNAL_NAME { Ok(nnue::default_network()) } else { Network::from_file(path).map(Arc::from) };
         match loaded {
             Ok(net) => {
                 self.network = net;
@@ -325,7 +327,9 @@ impl Engine {
             Ok(Change::EvalFile(path)) => self.load_network(&path),
             Ok(change) if self.busy() => {
                 // The running search keeps its table and threads; the change waits for it.
-                send(&format!("info string error: option '{name}' cannot change during a search; applied when it ends"));
+                send(&format!(
+                    "info string error: option '{name}' cannot change during a search; applied when it ends"
+                ));
                 match change {
                     Change::Hash => self.pending.hash = true,
                     Change::Threads => self.pending.threads = true,

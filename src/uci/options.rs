@@ -169,7 +169,8 @@ impl EngineOptions {
             }
             "syzygypath" => {
                 // A path may contain spaces; an empty value means no tables.
-                self.syzygy_path = value.map(str::trim).filter(|v| !v.is_empty()).unwrap_or(crate::syzygy::EMPTY_PATH).to_string();
+                self.syzygy_path =
+                    value.map(str::trim).filter(|v| !v.is_empty()).unwrap_or(crate::syzygy::EMPTY_PATH).to_string();
                 Ok(Change::Syzygy)
             }
             "syzygyprobedepth" => {

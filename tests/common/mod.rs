@@ -16,8 +16,7 @@ pub fn data_path(name: &str) -> PathBuf {
 /// broken data file cannot silently shrink the test).
 pub fn load_suite(name: &str) -> Vec<SuiteEntry> {
     let path = data_path(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         match parse_suite_line(line) {
@@ -30,12 +29,8 @@ pub fn load_suite(name: &str) -> Vec<SuiteEntry> {
 }
 
 /// The four suites with their expected number of records.
-pub const SUITES: [(&str, usize); 4] = [
-    ("perft_standard.epd", 128),
-    ("perft_fischer.epd", 960),
-    ("perft_fischer_xfen40.epd", 40),
-    ("perft_cpw6.epd", 7),
-];
+pub const SUITES: [(&str, usize); 4] =
+    [("perft_standard.epd", 128), ("perft_fischer.epd", 960), ("perft_fischer_xfen40.epd", 40), ("perft_cpw6.epd", 7)];
 
 /// Keeps every report a search makes, in order.
 #[derive(Default)]

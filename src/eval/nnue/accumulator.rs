@@ -14,8 +14,8 @@
 //! order. A node cut off before evaluating (a hash cutoff, a draw, mate distance) then costs
 //! no vector work at all. A null move records an empty delta (a plain copy when needed).
 
-use super::network::{Column, Network};
 use super::features::{feature_index, HIDDEN};
+use super::network::{Column, Network};
 use super::simd;
 use crate::board::{castle_destinations, Board};
 use crate::moves::{Move, MoveKind};

@@ -13,8 +13,8 @@
 //! AVX-512 is not used: with 128 hidden neurons one perspective is eight AVX2 registers, and
 //! the wider registers would halve a loop that is already a small part of a node's cost.
 
-use super::network::{Column, OutputWeights};
 use super::features::{HIDDEN, QA};
+use super::network::{Column, OutputWeights};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Which implementation of the hot loops runs.
@@ -160,8 +160,8 @@ fn scalar_screlu_dot(us: &Column, them: &Column, w: &OutputWeights) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::super::network::{Column, OutputWeights};
     use super::super::features::{HIDDEN, QA};
+    use super::super::network::{Column, OutputWeights};
     use std::arch::x86_64::*;
 
     /// i16 lanes in one AVX2 register.

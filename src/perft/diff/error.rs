@@ -67,11 +67,9 @@ impl fmt::Display for DiffError {
                 "{program} printed something that is not perft output in answer to '{request}': {}",
                 excerpt(line)
             ),
-            DiffError::Incomplete { program, request, printed } => write!(
-                f,
-                "{program}'s answer to '{request}' has no total line; it printed {}",
-                excerpt(printed)
-            ),
+            DiffError::Incomplete { program, request, printed } => {
+                write!(f, "{program}'s answer to '{request}' has no total line; it printed {}", excerpt(printed))
+            }
             DiffError::Write { program, request, reason } => {
                 write!(f, "cannot send '{request}' to {program}: {reason}")
             }
@@ -88,7 +86,10 @@ mod tests {
     #[test]
     fn messages_are_one_line_and_name_the_output() {
         let e = DiffError::Garbled { program: "eng".into(), request: "go perft 3".into(), line: "hello\nworld".into() };
-        assert_eq!(e.to_string(), "eng printed something that is not perft output in answer to 'go perft 3': 'hello | world'");
+        assert_eq!(
+            e.to_string(),
+            "eng printed something that is not perft output in answer to 'go perft 3': 'hello | world'"
+        );
         let e = DiffError::Exited {
             program: "x".into(),
             request: "uci".into(),

@@ -104,7 +104,8 @@ pub fn run(cfg: &Config, peer: &mut dyn Peer, out: &mut dyn Write) -> Result<Vec
         root.make(m);
     }
     let runner = Perft::new(cfg.perft).map_err(|e| DiffError::Hash(e.to_string()))?;
-    let notation = cfg.castling_king_takes_rook.map(|ktr| if ktr { Notation::KingTakesRook } else { Notation::KingTwoSquares });
+    let notation =
+        cfg.castling_king_takes_rook.map(|ktr| if ktr { Notation::KingTakesRook } else { Notation::KingTwoSquares });
     let mut d = Differ { cfg, fen, root, peer, runner, notation, out, findings: Vec::new() };
     d.start()?;
     Ok(d.findings)
@@ -200,7 +201,8 @@ impl Differ<'_> {
     fn peer_moves(&self, path: &[Move]) -> Vec<String> {
         let mut b = Board::from_fen(&self.fen).expect("checked in `run`");
         let chess960 = b.is_chess960();
-        let notation = self.notation.unwrap_or(if chess960 { Notation::KingTakesRook } else { Notation::KingTwoSquares });
+        let notation =
+            self.notation.unwrap_or(if chess960 { Notation::KingTakesRook } else { Notation::KingTwoSquares });
         let mut out = Vec::new();
         for &m in self.cfg.moves.iter().chain(path) {
             out.push(m.uci(notation == Notation::KingTakesRook).to_string());
@@ -235,7 +237,8 @@ impl Differ<'_> {
                     if *tok == ktr || *tok == two {
                         found = Some(i);
                         if m.is_castle() && ktr != two {
-                            self.notation = Some(if *tok == ktr { Notation::KingTakesRook } else { Notation::KingTwoSquares });
+                            self.notation =
+                                Some(if *tok == ktr { Notation::KingTakesRook } else { Notation::KingTwoSquares });
                         }
                     }
                 }
@@ -243,7 +246,8 @@ impl Differ<'_> {
             match found {
                 Some(i) => matched[i] = Some(*n),
                 None => {
-                    let twice = ours.iter().any(|(m, _)| m.uci(true).to_string() == *tok || m.uci(false).to_string() == *tok);
+                    let twice =
+                        ours.iter().any(|(m, _)| m.uci(true).to_string() == *tok || m.uci(false).to_string() == *tok);
                     let note = if twice { "listed twice".to_string() } else { describe_extra(&board, tok) };
                     extra.push((tok.clone(), note));
                 }
@@ -293,11 +297,13 @@ impl Differ<'_> {
             if node.missing.is_empty() && node.extra.is_empty() {
                 FindingKind::Counts(node.counts.iter().map(|&(m, a, b)| (m.uci(c960).to_string(), a, b)).collect())
             } else {
-                let missing = node.missing.iter().map(|&m| (m.uci(c960).to_string(), describe(&node.board, m))).collect();
+                let missing =
+                    node.missing.iter().map(|&m| (m.uci(c960).to_string(), describe(&node.board, m))).collect();
                 FindingKind::Moves { missing, extra: node.extra.clone() }
             }
         });
-        let path = if path.is_empty() { Vec::new() } else { self.show_path(path).split(' ').map(String::from).collect() };
+        let path =
+            if path.is_empty() { Vec::new() } else { self.show_path(path).split(' ').map(String::from).collect() };
         self.findings.push(Finding { path, fen: node.board.to_fen(), depth, kind });
     }
 
@@ -347,7 +353,9 @@ impl Differ<'_> {
                     format!("{name} counts a single move as something other than 1 node at depth 1")
                 }
                 FindingKind::Inconsistent { said, now } => {
-                    self.say(&format!("counts:   {name} gave {said} for this position one level up, {now} when asked for it"));
+                    self.say(&format!(
+                        "counts:   {name} gave {said} for this position one level up, {now} when asked for it"
+                    ));
                     format!(
                         "{name} reaches a different position through these moves than it is given directly \
                          (look at its make/unmake or at how it reads the moves)"
@@ -457,7 +465,8 @@ mod tests {
                 b.make(mv);
             }
             let split = crate::perft::divide(&b, depth, PerftOptions::default());
-            let moves: Vec<(String, u64)> = split.iter().map(|(m, n)| (m.uci(self.notation_ktr).to_string(), *n)).collect();
+            let moves: Vec<(String, u64)> =
+                split.iter().map(|(m, n)| (m.uci(self.notation_ktr).to_string(), *n)).collect();
             let total = moves.iter().map(|x| x.1).sum();
             let mut d = Divide { moves, total };
             (self.tamper)(&self.calls.last().unwrap().0, depth, &mut d);
@@ -465,7 +474,13 @@ mod tests {
         }
     }
 
-    fn diff(fen: &str, depth: u32, all: bool, ktr: bool, tamper: fn(&[String], u32, &mut Divide)) -> (Vec<Finding>, String, Fake) {
+    fn diff(
+        fen: &str,
+        depth: u32,
+        all: bool,
+        ktr: bool,
+        tamper: fn(&[String], u32, &mut Divide),
+    ) -> (Vec<Finding>, String, Fake) {
         let cfg = Config {
             depth,
             fen: fen.to_string(),
@@ -538,13 +553,18 @@ mod tests {
                 assert_eq!(missing, &[("g1f3".to_string(), "knight move".to_string())]);
                 assert_eq!(
                     extra,
-                    &[("e2e4".to_string(), "listed twice".to_string()), ("e1e2".to_string(), "king move, not legal here".to_string())]
+                    &[
+                        ("e2e4".to_string(), "listed twice".to_string()),
+                        ("e1e2".to_string(), "king move, not legal here".to_string())
+                    ]
                 );
             }
             k => panic!("{k:?}"),
         }
         assert!(
-            out.contains("verdict:  fake misses 1 legal move (g1f3, knight move) and generates 2 illegal moves (e2e4, e1e2)"),
+            out.contains(
+                "verdict:  fake misses 1 legal move (g1f3, knight move) and generates 2 illegal moves (e2e4, e1e2)"
+            ),
             "{out}"
         );
     }

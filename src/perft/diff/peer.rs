@@ -210,7 +210,11 @@ impl Running {
             if let Some(status) = self.wait_for_exit(Instant::now() + Duration::from_millis(100)) {
                 return Err(self.exited(request, status));
             }
-            return Err(DiffError::Write { program: self.program.clone(), request: request.to_string(), reason: e.to_string() });
+            return Err(DiffError::Write {
+                program: self.program.clone(),
+                request: request.to_string(),
+                reason: e.to_string(),
+            });
         }
         Ok(())
     }
@@ -447,7 +451,11 @@ pub fn parse_script_output(program: &str, request: &str, lines: &[String]) -> Re
         line: line.to_string(),
     };
     let Some((last, rest)) = content.split_last() else {
-        return Err(DiffError::Incomplete { program: program.to_string(), request: request.to_string(), printed: String::new() });
+        return Err(DiffError::Incomplete {
+            program: program.to_string(),
+            request: request.to_string(),
+            printed: String::new(),
+        });
     };
     let total = match last.parse::<u64>() {
         Ok(n) => n,
