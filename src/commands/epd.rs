@@ -15,7 +15,7 @@ use std::time::Instant;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "epd",
-    help: "  epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D]",
+    help: "  epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D] [--hash MB] [--progress]",
     run,
     claims: None,
 };

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "perft",
-    help: "  perft <depth> [<fen>] [<moves>]  per-move counts and total [--no-bulk] [--threads N] [--hash MB] [--json]",
+    help: "  perft <depth> [<fen>] [<moves>]  per-move counts and total [--no-bulk] [--threads N] [--hash MB]\n                                   [--json] [--progress]",
     run,
     claims: None,
 };

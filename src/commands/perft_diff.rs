@@ -15,7 +15,7 @@ use std::time::Duration;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "perft-diff",
-    help: "  perft-diff <depth> [<fen>] [<moves>] (--uci \"<cmd>\" | --script \"<cmd>\")\n                                   find where another program's perft differs [--all] [--timeout S]",
+    help: "  perft-diff <depth> [<fen>] [<moves>] (--uci \"<cmd>\" | --script \"<cmd>\")\n                                   find where another program's perft differs [--all] [--timeout S]\n                                   [--threads N] [--hash MB]",
     run,
     claims: None,
 };

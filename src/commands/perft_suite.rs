@@ -18,7 +18,7 @@ use std::time::Instant;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "perft-suite",
-    help: "  perft-suite <file.epd>           check an EPD perft suite [--max-depth D] [--max-nodes N] [--json]",
+    help: "  perft-suite <file.epd>           check an EPD perft suite [--max-depth D] [--max-nodes N] [--threads N]\n                                   [--hash MB] [--json] [--progress]",
     run,
     claims: None,
 };
