@@ -9,6 +9,7 @@
 //! All parameters live in one flat `f32` vector (see [`Layout`]) so the optimiser, the
 //! gradient reduction and checkpoints treat them alike.
 
+use crate::eval::nnue::raw_feature_index;
 use crate::record::RawRecord;
 
 /// Inputs per perspective (2 sides × 6 pieces × 64 squares), the hidden sizes the file
@@ -83,8 +84,8 @@ pub fn features(raw: &RawRecord, white: &mut [u16; MAX_ACTIVE], black: &mut [u16
         occ &= occ - 1;
         let v = ((raw[8 + i / 2] >> (4 * (i & 1))) & 0xF) as usize;
         let (c, p) = (v >> 3, (v & 7).min(5));
-        white[i] = ((c * 6 + p) * 64 + sq) as u16;
-        black[i] = (((c ^ 1) * 6 + p) * 64 + (sq ^ 56)) as u16;
+        white[i] = raw_feature_index(0, c, p, sq) as u16;
+        black[i] = raw_feature_index(1, c, p, sq) as u16;
         i += 1;
     }
     i

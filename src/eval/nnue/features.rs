@@ -21,7 +21,13 @@ pub const SCALE: i32 = 400;
 /// and `square'` is the square flipped vertically for Black.
 #[inline(always)]
 pub fn feature_index(perspective: Color, color: Color, piece: Piece, sq: Square) -> usize {
+    raw_feature_index(perspective.index(), color.index(), piece.index(), sq.index())
+}
+
+/// [`feature_index`] on raw indices (colours 0 white / 1 black, pieces 0..6, squares 0..64),
+/// for code that reads packed positions without building a board (the trainer).
+#[inline(always)]
+pub const fn raw_feature_index(perspective: usize, color: usize, piece: usize, sq: usize) -> usize {
     let side = (color != perspective) as usize;
-    let flip = 56 * perspective.index();
-    (side * 6 + piece.index()) * 64 + (sq.index() ^ flip)
+    (side * 6 + piece) * 64 + (sq ^ (56 * perspective))
 }

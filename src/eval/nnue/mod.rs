@@ -22,6 +22,6 @@ pub mod output;
 pub mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack, Delta};
-pub use features::{feature_index, HIDDEN, INPUTS, QA, QB, SCALE};
+pub use features::{feature_index, raw_feature_index, HIDDEN, INPUTS, QA, QB, SCALE};
 pub use network::{default_network, Network, NetworkError};
 pub use output::{evaluate, evaluate_board, scale_output};
