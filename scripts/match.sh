@@ -8,6 +8,8 @@
 #   scripts/match.sh threads BINARY [threads] [games] [tc]      Threads=threads (default 2) vs Threads=1
 #   scripts/match.sh vote BINARY [threads] [games] [tc]         ThreadVote on vs off, both with Threads=threads
 #   scripts/match.sh checks BINARY [games] [tc]                 quiet checks in quiescence (QSearchChecks) on vs off
+#   scripts/match.sh nnue BINARY [games] [tc]                   the network evaluation (UseNNUE) on vs off
+#   scripts/match.sh syzygy BINARY TB_DIR [games] [tc]          Syzygy tables (SyzygyPath=TB_DIR) vs none
 #
 # Defaults: 200 games (100 for stockfish) at tc 10+0.1; openings drawn at random from
 # tests/data/8moves_v3.epd, each played with both colours. Environment: FASTCHESS or
@@ -26,7 +28,7 @@ else
 fi
 
 die() { echo "match.sh: $*" >&2; exit 2; }
-usage() { sed -n '4,10p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '4,12p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 # The runner: $FASTCHESS, $CUTECHESS, else fastchess or cutechess-cli on the PATH.
 if [ -n "${FASTCHESS:-}" ]; then runner=$FASTCHESS; kind=fastchess
@@ -100,5 +102,16 @@ case "${1:-}" in
     engine_exe "$2"
     run "${3:-200}" "${4:-10+0.1}" -engine "cmd=$2" name=checks option.QSearchChecks=true \
       -engine "cmd=$2" name=captures option.QSearchChecks=false ;;
+  nnue)
+    [ $# -ge 2 ] || usage
+    engine_exe "$2"
+    run "${3:-200}" "${4:-10+0.1}" -engine "cmd=$2" name=nnue option.UseNNUE=true \
+      -engine "cmd=$2" name=classical option.UseNNUE=false ;;
+  syzygy)
+    [ $# -ge 3 ] || usage
+    engine_exe "$2"
+    [ -d "$3" ] || die "tablebase directory '$3' does not exist"
+    run "${4:-200}" "${5:-10+0.1}" -engine "cmd=$2" name=syzygy "option.SyzygyPath=$3" \
+      -engine "cmd=$2" name=notables ;;
   *) usage ;;
 esac

@@ -34,8 +34,15 @@ fn bench_last_line_and_determinism() {
     let (na, nb) = (bench_nodes(&last_line(&a)), bench_nodes(&last_line(&b)));
     assert!(na > 1000);
     assert_eq!(na, nb, "bench 4 is not deterministic");
-    // The library bench gives the same count as the command.
-    assert_eq!(horizon::bench::run(4, |_, _, _| {}).stats.nodes, na);
+    // The library bench gives the same count as the command, with either evaluation, and
+    // `bench` alone uses the engine's default evaluation.
+    let classical = bench_nodes(&last_line(&horizon(&["bench", "4", "--eval", "classical"])));
+    let nnue = bench_nodes(&last_line(&horizon(&["bench", "4", "--eval", "nnue"])));
+    assert_ne!(classical, nnue, "the two evaluations searched the same tree");
+    assert_eq!(horizon::bench::run(4, |_, _, _| {}).stats.nodes, classical);
+    let net = horizon::eval::nnue::default_network();
+    assert_eq!(horizon::bench::run_nnue(4, net, |_, _, _| {}).stats.nodes, nnue);
+    assert_eq!(na, if horizon::eval::nnue::USE_NNUE_BY_DEFAULT { nnue } else { classical });
     // A deeper bench searches more.
     let c = horizon(&["bench", "5"]);
     assert!(bench_nodes(&last_line(&c)) > na);
@@ -102,6 +109,12 @@ fn bad_arguments_exit_with_status_2() {
         vec!["bench", "0"],
         vec!["bench", "-3"],
         vec!["bench", "65"],
+        vec!["bench", "4", "--eval", "quantum"],
+        vec!["bench", "4", "--eval"],
+        vec!["bench", "4", "--eval", "classical", "--evalfile", "net.nnue"],
+        vec!["bench", "4", "--evalfile", missing],
+        vec!["epd", "a.epd", "--eval", "quantum"],
+        vec!["epd", "a.epd", "--evalfile", missing],
         vec!["see"],
         vec!["see", "8/8/8/8/8/8/8/8 w - - 0 1", "e2e4"],
         vec!["see", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e5"],

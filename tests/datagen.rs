@@ -54,6 +54,22 @@ fn same_seed_and_one_thread_give_the_same_file() {
     }
 }
 
+/// `--eval` picks the evaluation the games are played with: the two evaluations play other
+/// games, each reproducibly, and the default is the engine's.
+#[test]
+fn the_evaluation_is_a_choice() {
+    let (c, n, d) = (temp_path("eval-c"), temp_path("eval-n"), temp_path("eval-d"));
+    let classical = generate(&c, &["--eval", "classical"]);
+    let nnue = generate(&n, &["--eval", "nnue"]);
+    let default = generate(&d, &[]);
+    assert!(nnue.lines().count() >= 40, "only {} positions from 4 games", nnue.lines().count());
+    assert_ne!(classical, nnue, "both evaluations played the same games");
+    assert_eq!(default, if horizon::eval::nnue::USE_NNUE_BY_DEFAULT { &nnue } else { &classical });
+    for p in [c, n, d] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
 #[test]
 fn two_threads_write_the_same_games_in_another_order() {
     let (a, b) = (temp_path("threads-a"), temp_path("threads-b"));
@@ -175,6 +191,9 @@ fn bad_arguments_exit_2_with_one_line() {
         (vec!["datagen", "--out", o, "--games", "3", "--bogus"], "--bogus"),
         (vec!["datagen", "--out", o, "--games", "3", "extra"], "extra"),
         (vec!["datagen", "--out", o, "--games", "3", "--append", "--force"], "--force"),
+        (vec!["datagen", "--out", o, "--games", "3", "--eval", "quantum"], "--eval must be 'classical' or 'nnue'"),
+        (vec!["datagen", "--out", o, "--games", "3", "--eval", "classical", "--evalfile", "n.nnue"], "--evalfile"),
+        (vec!["datagen", "--out", o, "--games", "3", "--evalfile", "/nonexistent-dir/n.nnue"], "network file"),
         (vec!["datagen", "--out", "/nonexistent-dir/x/data.txt", "--games", "1"], "cannot write"),
         (vec!["datagen", "--out", o, "--games", "1", "--book", missing_book.to_str().unwrap()], "cannot read book"),
         (vec!["datagen", "--out", o, "--games", "1", "--book", bad_book.to_str().unwrap()], "line 2"),

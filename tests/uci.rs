@@ -1109,8 +1109,15 @@ fn nnue_options() {
     let mut e = Engine::start();
     e.send("uci");
     let lines = e.until(T, "uciok", |l| l == "uciok");
-    assert!(lines.iter().any(|l| l == "option name UseNNUE type check default false"), "{lines:?}");
+    let default = horizon::eval::nnue::USE_NNUE_BY_DEFAULT;
+    assert!(lines.iter().any(|l| *l == format!("option name UseNNUE type check default {default}")), "{lines:?}");
     assert!(lines.iter().any(|l| l == "option name EvalFile type string default <internal>"), "{lines:?}");
+    // `eval` names the evaluation that answered: the default one, then the classical one.
+    e.send("eval");
+    let lines = e.sync();
+    let by_default = if default { " cp (side to move, nnue); classical " } else { " cp (side to move, classical)" };
+    assert!(lines.iter().any(|l| l.starts_with("info string eval ") && l.contains(by_default)), "{lines:?}");
+    e.send("setoption name UseNNUE value false");
     e.send("eval");
     let lines = e.sync();
     assert!(

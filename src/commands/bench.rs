@@ -1,38 +1,33 @@
-//! `horizon bench [depth] [threads] [hash] [--nnue | --evalfile FILE]`: prints per-position
-//! lines to stderr and ends with `<nodes> nodes <nps> nps` on stdout. Without `threads`/`hash`
-//! (or with 1 and 16) it is the single-threaded, deterministic signature; otherwise the
-//! threaded bench. `--nnue` evaluates with the embedded network, `--evalfile` with a network
-//! file. Exit code 0, or 2 for a bad argument, an unreadable network file or a hash size
-//! that cannot be allocated.
+//! `horizon bench [depth] [threads] [hash] [--eval classical|nnue] [--evalfile FILE]`: prints
+//! per-position lines to stderr and ends with `<nodes> nodes <nps> nps` on stdout. Without
+//! `threads`/`hash` (or with 1 and 16) it is the single-threaded, deterministic signature;
+//! otherwise the threaded bench. The evaluation is the engine's default unless `--eval` or
+//! `--evalfile` says otherwise (see [`evaluation`]). Exit code 0, or 2 for a bad argument, an
+//! unreadable network file or a hash size that cannot be allocated.
 
-use super::args::{self, ArgError, Args, HASH_MB};
+use super::args::{self, Args, HASH_MB};
+use super::evaluation;
 use super::output::say;
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
 use crate::bench::{BENCH_DEPTH, BENCH_HASH_MB};
 use crate::error::HashAllocError;
-use crate::eval::nnue::{default_network, Network};
 use crate::search::threads::MAX_THREADS;
 use crate::search::{Control, Options, Stats};
 use std::sync::Arc;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "bench",
-    help: "  bench [depth] [threads] [hash]   fixed search benchmark: '<nodes> nodes <nps> nps' (threads/hash: scaling run)\n                                   [--nnue | --evalfile FILE]: evaluate with the embedded or a given network",
+    help: "  bench [depth] [threads] [hash]   fixed search benchmark: '<nodes> nodes <nps> nps' (threads/hash: scaling run)\n                                   [--eval classical|nnue] [--evalfile FILE]: the evaluation (default: UseNNUE's)",
     run,
     claims: None,
 };
 
-const USAGE: &str = "usage: horizon bench [depth] [threads] [hash] [--nnue | --evalfile FILE]";
+const USAGE: &str = "usage: horizon bench [depth] [threads] [hash] [--eval classical|nnue] [--evalfile FILE]";
 
 fn run(argv: &[String]) -> Outcome {
-    let a = Args::parse(argv, &["--evalfile"], &["--nnue"])?;
+    let a = Args::parse(argv, &evaluation::FLAGS, &[])?;
     let pos = a.positional(0, 3, USAGE)?;
-    let network: Option<Arc<Network>> = match (a.has("--nnue"), a.value("--evalfile")) {
-        (true, Some(_)) => return Err(ArgError::Conflict("--nnue".into(), "--evalfile".into()).into()),
-        (true, None) => Some(default_network()),
-        (false, Some(path)) => Some(Arc::from(Network::from_file(path).map_err(Failure::input)?)),
-        (false, None) => None,
-    };
+    let network = evaluation::choose(&a)?;
     let depth = pos.first().map(|d| args::number("bench depth", d, 1..=64)).transpose()?.unwrap_or(BENCH_DEPTH);
     // The search's own limit (the UCI Threads option), not the tools' `--threads`.
     let threads = pos.get(1).map(|t| args::number("bench threads", t, 1..=MAX_THREADS)).transpose()?.unwrap_or(1);
@@ -40,7 +35,7 @@ fn run(argv: &[String]) -> Outcome {
     let each = |i: usize, fen: &str, s: &Stats| {
         eprintln!("position {:2}  nodes {:9}  qnodes {:9}  {fen}", i + 1, s.nodes, s.qnodes);
     };
-    let evaluation = if network.is_some() { "nnue" } else { "classical" };
+    let eval_name = evaluation::name(&network);
     let r = if threads == 1 && hash == BENCH_HASH_MB {
         match network {
             Some(net) => crate::bench::run_nnue(depth, net, each),
@@ -54,7 +49,7 @@ fn run(argv: &[String]) -> Outcome {
     let s = r.stats;
     let nps = s.nodes as u128 * 1000 / r.millis.max(1);
     eprintln!(
-        "depth {depth}, {threads} thread(s), {hash} MB, {evaluation} evaluation: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}, pawn hash hits {:.1}% of {}",
+        "depth {depth}, {threads} thread(s), {hash} MB, {eval_name} evaluation: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}, pawn hash hits {:.1}% of {}",
         r.millis,
         s.qnodes,
         100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,

@@ -1,10 +1,11 @@
 //! `horizon datagen --out FILE --games N [--threads T] [--nodes N] [--soft-nodes S] [--seed S]
-//! [--book FILE] [--random-plies K] [--hash MB] [--format text|bin] [--append | --force]`:
-//! self-play positions for tuning and training (the library is `crate::datagen`, which
+//! [--book FILE] [--random-plies K] [--hash MB] [--format text|bin] [--eval classical|nnue]
+//! [--evalfile FILE] [--append | --force]`: self-play positions for tuning and training (the library is `crate::datagen`, which
 //! documents the data format). Progress and the final
 //! summary go to stderr.
 
 use super::args::{ArgError, Args, HASH_MB, THREADS};
+use super::evaluation;
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
 use crate::datagen::{
     read_book, Config, DatagenError, Existing, Status, DEFAULT_BOOK_RANDOM_PLIES, DEFAULT_RANDOM_PLIES,
@@ -16,7 +17,7 @@ use std::time::Duration;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "datagen",
-    help: "  datagen --out FILE --games N     self-play positions for tuning [--threads T] [--nodes N] [--seed S]\n                                   [--book FILE] [--random-plies K] [--hash MB] [--format text|bin]\n                                   [--soft-nodes S] [--append | --force]",
+    help: "  datagen --out FILE --games N     self-play positions for tuning [--threads T] [--nodes N] [--seed S]\n                                   [--book FILE] [--random-plies K] [--hash MB] [--format text|bin]\n                                   [--soft-nodes S] [--eval classical|nnue] [--evalfile FILE] [--append | --force]",
     run,
     claims: None,
 };
@@ -47,6 +48,8 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
             "--random-plies",
             "--hash",
             "--format",
+            evaluation::FLAGS[0],
+            evaluation::FLAGS[1],
         ],
         &["--append", "--force"],
     )?;
@@ -72,6 +75,7 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
         Some("bin") => Format::Bin,
         Some(v) => return Err(Failure::Input(format!("--format must be 'text' or 'bin', got '{v}'"))),
     };
+    cfg.network = evaluation::choose(&a)?;
     cfg.seed = a.number("--seed", 0..=u64::MAX)?.unwrap_or(cfg.seed);
     cfg.hash_mb = a.number("--hash", HASH_MB)?.unwrap_or(cfg.hash_mb);
     let random_plies = a.number("--random-plies", 0..=MAX_RANDOM_PLIES)?;

@@ -1,7 +1,9 @@
-//! `horizon epd <file> [--movetime ms] [--depth D] [--hash MB] [--progress]`: searches each
-//! position of a `bm`/`am` test suite, prints each miss and `N solved of M`.
+//! `horizon epd <file> [--movetime ms] [--depth D] [--hash MB] [--eval classical|nnue]
+//! [--evalfile FILE] [--progress]`: searches each position of a `bm`/`am` test suite, prints
+//! each miss and `N solved of M`.
 
 use super::args::{Args, HASH_MB};
+use super::evaluation;
 use super::output::say;
 use super::progress::{self, Progress};
 use super::subcommand::{read_input, Exit, Outcome, Subcommand};
@@ -15,12 +17,13 @@ use std::time::Instant;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "epd",
-    help: "  epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D] [--hash MB] [--progress]",
+    help: "  epd <file>                       solve a bm/am test suite [--movetime ms] [--depth D] [--hash MB] [--progress]\n                                   [--eval classical|nnue] [--evalfile FILE]",
     run,
     claims: None,
 };
 
-const USAGE: &str = "usage: horizon epd <file> [--movetime ms] [--depth D] [--hash MB] [--progress]";
+const USAGE: &str =
+    "usage: horizon epd <file> [--movetime ms] [--depth D] [--hash MB] [--eval classical|nnue] [--evalfile FILE] [--progress]";
 /// Default time per position, in milliseconds.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
 /// The longest `--movetime`: an hour a position.
@@ -29,11 +32,12 @@ const MAX_MOVETIME_MS: u64 = 3_600_000;
 const DEFAULT_HASH_MB: usize = 64;
 
 fn run(argv: &[String]) -> Outcome {
-    let a = Args::parse(argv, &["--movetime", "--depth", "--hash"], &["--progress"])?;
+    let a = Args::parse(argv, &["--movetime", "--depth", "--hash", evaluation::FLAGS[0], evaluation::FLAGS[1]], &["--progress"])?;
     let path = a.positional(1, 1, USAGE)?[0];
     let movetime = a.number("--movetime", 1..=MAX_MOVETIME_MS)?;
     let depth = a.number("--depth", 1..=MAX_PLY as i32)?;
     let hash = a.number("--hash", HASH_MB)?.unwrap_or(DEFAULT_HASH_MB);
+    let network = evaluation::choose(&a)?;
     // A depth alone searches to that depth without a time limit.
     let movetime = match (movetime, depth) {
         (None, None) => Some(DEFAULT_MOVETIME_MS),
@@ -43,6 +47,7 @@ fn run(argv: &[String]) -> Outcome {
     let tt = Arc::new(TranspositionTable::new(hash));
     let control = Arc::new(Control::default());
     let mut searcher = Searcher::new(tt.clone(), control);
+    searcher.set_network(network);
     let (mut solved, mut total) = (0, 0);
     let records = text.lines().filter(|l| !(l.trim().is_empty() || l.starts_with('#'))).count();
     let shown = Arc::new((AtomicUsize::new(0), AtomicUsize::new(0)));

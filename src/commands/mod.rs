@@ -31,6 +31,7 @@ pub mod bench;
 pub mod convert;
 pub mod datagen;
 pub mod epd;
+pub mod evaluation;
 pub mod genfens;
 pub mod json;
 pub mod output;

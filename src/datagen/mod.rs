@@ -22,7 +22,8 @@
 //!    first search is thrown away and another one drawn, so games start roughly balanced.
 //! 2. **Moves.** Each move is a search limited to `--nodes` nodes (a hard limit: the
 //!    search stops mid-iteration), one search thread, with a transposition table and
-//!    histories cleared at the start of every game. With `--soft-nodes S` the search also
+//!    histories cleared at the start of every game, evaluating with the network or the
+//!    classical evaluation as [`Config::network`] says (`--eval`, `--evalfile`). With `--soft-nodes S` the search also
 //!    starts no new iteration once `S` nodes are reached, and `--nodes` (default
 //!    `S` × [`HARD_NODE_FACTOR`]) is the hard cap.
 //! 3. **End.** Checkmate, stalemate, threefold repetition, the fifty-move rule and

@@ -4,7 +4,7 @@
 use super::format::{format_line, Outcome};
 use crate::board::{Board, START_FEN};
 use crate::error::HashAllocError;
-use crate::eval::evaluate;
+use crate::eval::nnue::Network;
 use crate::record::{Record, RECORD_SIZE};
 use crate::search::movepick::is_tactical;
 use crate::search::params::MATE_BOUND;
@@ -87,6 +87,12 @@ impl Player {
         let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
         let searcher = Searcher::new(tt.clone(), Arc::new(Control::default()));
         Ok(Player { searcher, tt, nodes: nodes.max(1), soft_nodes: None })
+    }
+
+    /// Evaluates with `network` (`None`: the classical evaluation).
+    pub fn with_network(mut self, network: Option<Arc<Network>>) -> Player {
+        self.searcher.set_network(network);
+        self
     }
 
     /// Also stops each search after the iteration that reaches `soft` nodes.
@@ -181,7 +187,7 @@ impl Player {
             if r.score.abs() < MATE_BOUND
                 && !board.in_check()
                 && !is_tactical(&board, r.best)
-                && self.searcher.quiescence(&board) == evaluate(&board)
+                && self.searcher.quiescence(&board) == self.searcher.static_evaluation(&board)
             {
                 positions.push((board.to_fen(), white_score));
             }

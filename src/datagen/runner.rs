@@ -4,12 +4,13 @@
 use super::format::Outcome;
 use super::player::Player;
 use crate::error::HashAllocError;
+use crate::eval::nnue::Network;
 use crate::record::Format;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Default node budget per move.
@@ -54,6 +55,9 @@ pub struct Config {
     pub format: Format,
     /// How often the runner reports its progress (see [`run`]).
     pub report_every: Duration,
+    /// The network the players evaluate with (`--eval`, `--evalfile`), or `None` for the
+    /// classical evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Config {
@@ -72,6 +76,7 @@ impl Config {
             existing: Existing::Refuse,
             format: Format::Text,
             report_every: Duration::from_secs(30),
+            network: None,
         }
     }
 }
@@ -138,7 +143,8 @@ pub fn run(cfg: &Config, report: &(dyn Fn(&Status) + Sync)) -> Result<Status, Da
     // Allocate every thread's table before starting, so a too-large --hash fails cleanly.
     let mut players = Vec::with_capacity(cfg.threads);
     for _ in 0..cfg.threads {
-        players.push(Player::new(cfg.hash_mb, cfg.nodes).map_err(DatagenError::Hash)?.with_soft_nodes(cfg.soft_nodes));
+        let player = Player::new(cfg.hash_mb, cfg.nodes).map_err(DatagenError::Hash)?;
+        players.push(player.with_soft_nodes(cfg.soft_nodes).with_network(cfg.network.clone()));
     }
     let start = Instant::now();
     let shared = Shared {

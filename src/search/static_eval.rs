@@ -13,6 +13,7 @@ use super::nnue_stack::Nnue;
 use super::params::{MAX_PLY, TB_WIN_BOUND};
 use super::Searcher;
 use crate::eval::nnue::{self, AccumulatorStack, Network};
+use crate::board::Board;
 use crate::moves::Move;
 use std::sync::Arc;
 
@@ -43,6 +44,14 @@ impl Searcher {
         if let Some(n) = self.nnue.as_mut() {
             n.stack.refresh(0, &n.net, &self.board);
         }
+    }
+
+    /// The static evaluation of `board` for the side to move, uncorrected, with the
+    /// evaluation in use: what the quiescence search stands pat on at its root.
+    pub fn static_evaluation(&mut self, board: &Board) -> i32 {
+        self.board = board.clone();
+        self.refresh_root();
+        self.evaluate(0)
     }
 
     /// The uncorrected static evaluation of the position at `ply`, for the side to move.

@@ -23,5 +23,5 @@ pub mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack, Delta};
 pub use features::{feature_index, raw_feature_index, HIDDEN, INPUTS, QA, QB, SCALE};
-pub use network::{default_network, Network, NetworkError};
+pub use network::{default_network, Network, NetworkError, USE_NNUE_BY_DEFAULT};
 pub use output::{evaluate, evaluate_board, scale_output};
