@@ -2,7 +2,6 @@
 //! what happens to an existing output file, and argument errors.
 
 use horizon::datagen::{parse_line, Outcome};
-use horizon::eval::evaluate;
 use horizon::search::params::MATE_BOUND;
 use horizon::search::tt::TranspositionTable;
 use horizon::search::{Control, Searcher};
@@ -64,7 +63,7 @@ fn the_evaluation_is_a_choice() {
     let default = generate(&d, &[]);
     assert!(nnue.lines().count() >= 40, "only {} positions from 4 games", nnue.lines().count());
     assert_ne!(classical, nnue, "both evaluations played the same games");
-    assert_eq!(default, if horizon::eval::nnue::USE_NNUE_BY_DEFAULT { &nnue } else { &classical });
+    assert_eq!(&default, if horizon::eval::nnue::USE_NNUE_BY_DEFAULT { &nnue } else { &classical });
     for p in [c, n, d] {
         let _ = std::fs::remove_file(p);
     }
@@ -93,6 +92,8 @@ fn lines_parse_and_pass_the_filters() {
     let out = temp_path("filters");
     let text = generate(&out, &[]);
     let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(4)), Arc::new(Control::default()));
+    // The games were played with the default evaluation; the filter is rechecked with it.
+    searcher.set_network(horizon::eval::nnue::USE_NNUE_BY_DEFAULT.then(horizon::eval::nnue::default_network));
     let mut results = [0usize; 3];
     let mut nonzero_scores = 0;
     for (i, line) in text.lines().enumerate() {
@@ -104,7 +105,8 @@ fn lines_parse_and_pass_the_filters() {
         assert!(!board.in_check(), "line {}: side to move in check: {}", i + 1, d.fen);
         assert!(!board.legal_moves().is_empty(), "line {}: game already over: {}", i + 1, d.fen);
         assert!(d.score.abs() < MATE_BOUND, "line {}: mate score {}", i + 1, d.score);
-        assert_eq!(searcher.quiescence(&board), evaluate(&board), "line {}: not quiet: {}", i + 1, d.fen);
+        let quiet = searcher.static_evaluation(&board);
+        assert_eq!(searcher.quiescence(&board), quiet, "line {}: not quiet: {}", i + 1, d.fen);
         results[match d.result {
             Outcome::WhiteWins => 0,
             Outcome::Draw => 1,

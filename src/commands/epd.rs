@@ -32,7 +32,11 @@ const MAX_MOVETIME_MS: u64 = 3_600_000;
 const DEFAULT_HASH_MB: usize = 64;
 
 fn run(argv: &[String]) -> Outcome {
-    let a = Args::parse(argv, &["--movetime", "--depth", "--hash", evaluation::FLAGS[0], evaluation::FLAGS[1]], &["--progress"])?;
+    let a = Args::parse(
+        argv,
+        &["--movetime", "--depth", "--hash", evaluation::FLAGS[0], evaluation::FLAGS[1]],
+        &["--progress"],
+    )?;
     let path = a.positional(1, 1, USAGE)?[0];
     let movetime = a.number("--movetime", 1..=MAX_MOVETIME_MS)?;
     let depth = a.number("--depth", 1..=MAX_PLY as i32)?;

@@ -12,8 +12,8 @@
 use super::nnue_stack::Nnue;
 use super::params::{MAX_PLY, TB_WIN_BOUND};
 use super::Searcher;
-use crate::eval::nnue::{self, AccumulatorStack, Network};
 use crate::board::Board;
+use crate::eval::nnue::{self, AccumulatorStack, Network};
 use crate::moves::Move;
 use std::sync::Arc;
 

@@ -46,7 +46,7 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// Whether the engine and its tools evaluate with the network unless told otherwise (the
 /// default of the UCI option `UseNNUE` and of the commands' `--eval`).
-pub const USE_NNUE_BY_DEFAULT: bool = false;
+pub const USE_NNUE_BY_DEFAULT: bool = true;
 
 /// The default network, embedded at build time: a network trained on Horizon's own self-play
 /// games (see `nets/HISTORY.md`).
