@@ -1,7 +1,7 @@
 //! `horizon datagen --out FILE --games N [--threads T] [--nodes N] [--soft-nodes S] [--seed S]
 //! [--book FILE] [--random-plies K] [--hash MB] [--format text|bin] [--eval classical|nnue]
-//! [--evalfile FILE] [--append | --force]`: self-play positions for tuning and training (the library is `crate::datagen`, which
-//! documents the data format). Progress and the final
+//! [--evalfile FILE] [--append | --force]`: self-play positions for tuning and training (the
+//! library is `crate::datagen`, which documents the data format). Progress and the final
 //! summary go to stderr.
 
 use super::args::{ArgError, Args, HASH_MB, THREADS};

@@ -23,9 +23,9 @@
 //! 2. **Moves.** Each move is a search limited to `--nodes` nodes (a hard limit: the
 //!    search stops mid-iteration), one search thread, with a transposition table and
 //!    histories cleared at the start of every game, evaluating with the network or the
-//!    classical evaluation as [`Config::network`] says (`--eval`, `--evalfile`). With `--soft-nodes S` the search also
-//!    starts no new iteration once `S` nodes are reached, and `--nodes` (default
-//!    `S` × [`HARD_NODE_FACTOR`]) is the hard cap.
+//!    classical evaluation as [`Config::network`] says (`--eval`, `--evalfile`). With
+//!    `--soft-nodes S` the search also starts no new iteration once `S` nodes are reached,
+//!    and `--nodes` (default `S` × [`HARD_NODE_FACTOR`]) is the hard cap.
 //! 3. **End.** Checkmate, stalemate, threefold repetition, the fifty-move rule and
 //!    insufficient material end a game as the rules say. Adjudication ends it earlier: a
 //!    win when the score stays at or beyond [`WIN_SCORE`] for one side for [`WIN_PLIES`]
