@@ -10,6 +10,7 @@
 #   scripts/match.sh checks BINARY [games] [tc]                 quiet checks in quiescence (QSearchChecks) on vs off
 #   scripts/match.sh nnue BINARY [games] [tc]                   the network evaluation (UseNNUE) on vs off
 #   scripts/match.sh syzygy BINARY TB_DIR [games] [tc]          Syzygy tables (SyzygyPath=TB_DIR) vs none
+#   scripts/match.sh nets BINARY NEW.nnue OLD.nnue [tc] [elo0] [elo1]   SPRT of two network files (EvalFile)
 #
 # Defaults: 200 games (100 for stockfish) at tc 10+0.1; openings drawn at random from
 # tests/data/8moves_v3.epd, each played with both colours. Environment: FASTCHESS or
@@ -28,7 +29,7 @@ else
 fi
 
 die() { echo "match.sh: $*" >&2; exit 2; }
-usage() { sed -n '4,12p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '4,13p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 # The runner: $FASTCHESS, $CUTECHESS, else fastchess or cutechess-cli on the PATH.
 if [ -n "${FASTCHESS:-}" ]; then runner=$FASTCHESS; kind=fastchess
@@ -113,5 +114,15 @@ case "${1:-}" in
     [ -d "$3" ] || die "tablebase directory '$3' does not exist"
     run "${4:-200}" "${5:-10+0.1}" -engine "cmd=$2" name=syzygy "option.SyzygyPath=$3" \
       -engine "cmd=$2" name=notables ;;
+  nets)
+    [ $# -ge 4 ] || usage
+    [ "$kind" = fastchess ] || die "nets needs fastchess (its -sprt model=logistic)"
+    engine_exe "$2"
+    for net in "$3" "$4"; do [ -r "$net" ] && [ -f "$net" ] || die "cannot read the network file '$net'"; done
+    # Absolute paths: the engines' working directory is the runner's.
+    new=$(cd "$(dirname "$3")" && pwd)/$(basename "$3"); old=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
+    run 20000 "${5:-10+0.1}" -engine "cmd=$2" name=new "option.EvalFile=$new" \
+      -engine "cmd=$2" name=old "option.EvalFile=$old" \
+      -sprt elo0="${6:-0}" elo1="${7:-10}" alpha=0.05 beta=0.05 model=logistic ;;
   *) usage ;;
 esac
