@@ -6,7 +6,7 @@ use horizon::datagen::Player;
 use horizon::record::{Record, RecordError, RECORD_SIZE};
 use horizon::train::checkpoint::Checkpoint;
 use horizon::train::convert::{self, record_of_line, Format};
-use horizon::train::network::{eval_cp, Layout};
+use horizon::train::network::{eval_cp, run_slice, Layout, LossSpec, Scratch};
 use horizon::train::{self, data, Config, Output};
 use horizon::Board;
 use rand::rngs::SmallRng;
@@ -518,6 +518,10 @@ fn bad_arguments_are_one_line_with_exit_code_2() {
             "error: --lambda must be a number from 0 to 1, got '1.5'\n",
         ),
         (
+            &["train", "a.bin", "--out", "n.nnue", "--wdl-scale", "fitted"][..],
+            "error: --wdl-scale must be 'fit' or a number from 1 to 10000, got 'fitted'\n",
+        ),
+        (
             &["train", "a.bin", "--out", "n.nnue", "--threads", "0"][..],
             "error: --threads must be a whole number from 1 to 256, got '0'\n",
         ),
@@ -540,5 +544,108 @@ fn bad_arguments_are_one_line_with_exit_code_2() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert_eq!(String::from_utf8_lossy(&o.stderr), want, "{args:?}");
         assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// Records of the start position whose results follow `sigmoid(score / k)`: scores spread
+/// over ±1000 cp, each result a win or a loss drawn with that probability.
+fn records_with_scale(count: usize, k: f64, seed: u64) -> Vec<horizon::record::RawRecord> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| {
+            let score: i32 = rng.gen_range(-1000..=1000);
+            let p_win = 1.0 / (1.0 + (-(score as f64) / k).exp());
+            let result = if rng.gen_bool(p_win) { 2 } else { 0 };
+            Record::from_board(&Board::startpos(), score, result).to_bytes()
+        })
+        .collect()
+}
+
+#[test]
+fn fitted_wdl_scale_finds_the_scale_of_the_results() {
+    use horizon::train::network::fit_wdl_scale;
+    for k in [150.0, 400.0] {
+        let (fit, mse) = fit_wdl_scale(&records_with_scale(100_000, k, 7)).unwrap();
+        assert!((fit as f64 - k).abs() < 0.08 * k, "fitted {fit} for results drawn at scale {k}");
+        assert!(mse > 0.0 && mse < 0.25, "{mse}");
+    }
+    assert_eq!(fit_wdl_scale(&[]), None);
+}
+
+/// The loss and the gradient of the output bias for one network and one record.
+fn loss_and_bias_gradient(params: &[f32], n: usize, raw: &horizon::record::RawRecord, spec: LossSpec) -> (f64, f32) {
+    let mut grad = vec![0.0; params.len()];
+    let loss = run_slice(params, n, std::slice::from_ref(raw), spec, Some(&mut grad), &mut Scratch::new(n));
+    (loss, grad[Layout { n }.ob()])
+}
+
+#[test]
+fn the_wdl_scale_changes_the_loss_but_not_the_centipawn_scale_of_the_output() {
+    // A network whose weights are all zero outputs its bias: out · SCALE centipawns. With
+    // the target from the score alone (lambda 0), the loss is lowest when out · SCALE is the
+    // score, whatever the scale.
+    let n = 16;
+    let raw = Record::from_board(&Board::startpos(), 240, 1).to_bytes();
+    let mut params = vec![0.0f32; Layout { n }.len()];
+    for wdl_scale in [150.0, 400.0, 1000.0] {
+        let spec = LossSpec { lambda: 0.0, wdl_scale };
+        params[Layout { n }.ob()] = 240.0 / horizon::eval::nnue::SCALE as f32;
+        let (loss, g) = loss_and_bias_gradient(&params, n, &raw, spec);
+        assert!(loss < 1e-12 && g.abs() < 1e-6, "scale {wdl_scale}: loss {loss}, gradient {g}");
+        // Off the optimum the analytic gradient matches a central difference.
+        for out_cp in [-300.0f32, 100.0, 700.0] {
+            let h = 1e-3f32;
+            let ob = out_cp / horizon::eval::nnue::SCALE as f32;
+            params[Layout { n }.ob()] = ob + h;
+            let (up, _) = loss_and_bias_gradient(&params, n, &raw, spec);
+            params[Layout { n }.ob()] = ob - h;
+            let (down, _) = loss_and_bias_gradient(&params, n, &raw, spec);
+            params[Layout { n }.ob()] = ob;
+            let (_, g) = loss_and_bias_gradient(&params, n, &raw, spec);
+            let numeric = ((up - down) / (2.0 * h as f64)) as f32;
+            assert!(g.signum() == (ob * 400.0 - 240.0).signum(), "scale {wdl_scale}, {out_cp} cp: gradient {g}");
+            assert!(
+                (g - numeric).abs() <= 0.02 * numeric.abs() + 1e-6,
+                "scale {wdl_scale}, {out_cp} cp: {g} vs {numeric}"
+            );
+        }
+    }
+}
+
+#[test]
+fn train_fits_the_wdl_scale_when_asked() {
+    let data = temp_path("wdl-fit.bin");
+    let bytes: Vec<u8> = records_with_scale(20_000, 200.0, 3).concat();
+    std::fs::write(&data, bytes).unwrap();
+    let net = temp_path("wdl-fit.nnue");
+    let out = Command::new(env!("CARGO_BIN_EXE_horizon"))
+        .args([
+            "train",
+            &data,
+            "--out",
+            &net,
+            "--hidden",
+            "16",
+            "--epochs",
+            "1",
+            "--threads",
+            "1",
+            "--wdl-scale",
+            "fit",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.starts_with("wdl scale fitted")).unwrap_or_else(|| panic!("{text}"));
+    let k: f64 = line.split(": ").nth(1).and_then(|s| s.split(' ').next()).and_then(|s| s.parse().ok()).unwrap();
+    assert!((170.0..230.0).contains(&k), "{line}");
+    // The run trains with the fitted scale.
+    let setup = text.lines().find(|l| l.starts_with("network ")).unwrap_or_else(|| panic!("{text}"));
+    let used: f64 =
+        setup.split("wdl scale ").nth(1).and_then(|s| s.split(',').next()).and_then(|s| s.parse().ok()).unwrap();
+    assert!((used - k).abs() < 0.1, "{setup}");
+    for f in [data, net.clone(), format!("{net}.ckpt")] {
+        let _ = std::fs::remove_file(f);
     }
 }

@@ -6,19 +6,19 @@ use super::args::{ArgError, Args, THREADS};
 use super::output::{emit, say};
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
 use crate::train::network::{HIDDEN_MULTIPLE, MAX_HIDDEN};
-use crate::train::{self, Config, Output};
+use crate::train::{self, Config, Output, WdlScale};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "train",
-    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--epochs E] [--lambda L] [--lr X] [--batch B]\n                                   [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K]",
+    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--epochs E] [--lambda L] [--lr X] [--batch B]\n                                   [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit]",
     run,
     claims: None,
 };
 
 const USAGE: &str = "usage: horizon train DATA.bin... --out NET.nnue [--hidden N] [--epochs E] [--lambda L] \
-[--lr X] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K]";
+[--lr X] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit]";
 
 /// The progress line is redrawn this often on a terminal ...
 const PROGRESS_TTY: Duration = Duration::from_millis(500);
@@ -82,7 +82,15 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
     }
     cfg.seed = a.number("--seed", 0..=u64::MAX)?;
     cfg.val = a.real("--val", VAL)?.map(|x| x as f32);
-    cfg.wdl_scale = a.real("--wdl-scale", WDL_SCALE)?.map_or(cfg.wdl_scale, |x| x as f32);
+    cfg.wdl_scale = match a.value("--wdl-scale") {
+        None => cfg.wdl_scale,
+        Some("fit") => WdlScale::Fit,
+        Some(k) => WdlScale::Fixed(super::args::real("--wdl-scale", k, WDL_SCALE).map_err(|_| ArgError::Number {
+            what: "--wdl-scale".into(),
+            range: format!("'fit' or a number from {} to {}", WDL_SCALE.start(), WDL_SCALE.end()),
+            value: k.to_string(),
+        })? as f32),
+    };
     Ok(cfg)
 }
 

@@ -15,9 +15,10 @@
 //!    quantised `.nnue` file, both written atomically (a temporary file and a rename), so an
 //!    interruption loses at most the epoch in progress.
 //!
-//! The loss is the mean of `(sigmoid(out) − target)²` with
+//! The loss is the mean of `(sigmoid(out · SCALE / wdl_scale) − target)²` with
 //! `target = lambda · result + (1 − lambda) · sigmoid(score / wdl_scale)`, result and score
-//! from the side to move's point of view.
+//! from the side to move's point of view; `out · SCALE` is the evaluation in centipawns.
+//! The scale is given, or fitted to the training positions ([`WdlScale::Fit`]).
 
 pub mod adamw;
 pub mod checkpoint;
@@ -39,8 +40,9 @@ use std::time::Instant;
 pub const DEFAULT_HIDDEN: usize = crate::eval::nnue::HIDDEN;
 /// Default number of epochs.
 pub const DEFAULT_EPOCHS: u32 = 10;
-/// Default weight of the game result in the target (the rest is the search score).
-pub const DEFAULT_LAMBDA: f32 = 0.5;
+/// Default weight of the game result in the target (the rest is the search score): 0, the
+/// setting of every network that has won its games so far (`docs/nnue.md`).
+pub const DEFAULT_LAMBDA: f32 = 0.0;
 /// Default (initial) learning rate.
 pub const DEFAULT_LR: f32 = 0.001;
 /// The learning rate decays along a cosine to this fraction of its initial value at the
@@ -52,6 +54,15 @@ pub const DEFAULT_BATCH: usize = 16384;
 pub const DEFAULT_VAL: f32 = 0.02;
 /// Default scale turning a centipawn score into an expected result: `sigmoid(cp / K)`.
 pub const DEFAULT_WDL_SCALE: f32 = export::SCALE as f32;
+/// How a centipawn score maps to an expected result in the loss.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WdlScale {
+    /// `sigmoid(cp / K)` with this K.
+    Fixed(f32),
+    /// K fitted to the training positions' scores and results ([`network::fit_wdl_scale`]).
+    Fit,
+}
+
 /// Default seed.
 pub const DEFAULT_SEED: u64 = 1;
 
@@ -76,7 +87,7 @@ pub struct Config {
     pub seed: Option<u64>,
     /// `None`: [`DEFAULT_VAL`], or the checkpoint's when resuming.
     pub val: Option<f32>,
-    pub wdl_scale: f32,
+    pub wdl_scale: WdlScale,
 }
 
 impl Config {
@@ -94,7 +105,7 @@ impl Config {
             resume: None,
             seed: None,
             val: None,
-            wdl_scale: DEFAULT_WDL_SCALE,
+            wdl_scale: WdlScale::Fixed(DEFAULT_WDL_SCALE),
         }
     }
 }
@@ -258,6 +269,21 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         val.len()
     ));
 
+    let wdl_scale = match cfg.wdl_scale {
+        WdlScale::Fixed(k) => k,
+        WdlScale::Fit => {
+            let fit_start = Instant::now();
+            let (k, mse) = network::fit_wdl_scale(train)
+                .ok_or_else(|| TrainError::Input("no training positions to fit the scale to".into()))?;
+            (out.line)(&format!(
+                "wdl scale fitted to the {} training positions in {:.1} s: {k:.1} cp (mean squared error of sigmoid(score / {k:.1}) against the results {mse:.6})",
+                train.len(),
+                fit_start.elapsed().as_secs_f64()
+            ));
+            k
+        }
+    };
+
     let (mut params, mut adam, first_epoch) = match resumed {
         Some(c) => {
             rng = Rng::new(c.rng_state);
@@ -276,7 +302,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     };
     let threads = cfg.threads.max(1);
     (out.line)(&format!(
-        "network (768 -> {n}) x 2 -> 1, {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, lr {} (cosine to x{LR_FINAL_FRACTION}), epochs {first_epoch}..={}",
+        "network (768 -> {n}) x 2 -> 1, {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, wdl scale {wdl_scale}, lr {} (cosine to x{LR_FINAL_FRACTION}), epochs {first_epoch}..={}",
         layout.len(),
         cfg.batch,
         cfg.lambda,
@@ -284,7 +310,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         cfg.epochs
     ));
 
-    let spec = LossSpec { lambda: cfg.lambda, wdl_scale: cfg.wdl_scale };
+    let spec = LossSpec { lambda: cfg.lambda, wdl_scale };
     let mut workers: Vec<Worker> =
         (0..threads).map(|_| Worker { grad: vec![0.0; layout.len()], loss: 0.0, scratch: Scratch::new(n) }).collect();
     let total_batches = cfg.epochs as u64 * batches_per_epoch;

@@ -9,7 +9,7 @@
 //! All parameters live in one flat `f32` vector (see [`Layout`]) so the optimiser, the
 //! gradient reduction and checkpoints treat them alike.
 
-use crate::eval::nnue::raw_feature_index;
+use crate::eval::nnue::{raw_feature_index, SCALE};
 use crate::record::RawRecord;
 
 /// Inputs per perspective (2 sides × 6 pieces × 64 squares), the hidden sizes the file
@@ -128,6 +128,62 @@ pub struct LossSpec {
     pub wdl_scale: f32,
 }
 
+impl LossSpec {
+    /// The network predicts the result `sigmoid(out · SCALE / wdl_scale)`: `out · SCALE` is
+    /// in centipawns (the engine's reading) whatever the scale, which only says how a
+    /// centipawn score maps to an expected result. The factor is exactly 1 at the default
+    /// scale (`SCALE`).
+    #[inline(always)]
+    pub fn out_factor(&self) -> f32 {
+        SCALE as f32 / self.wdl_scale
+    }
+}
+
+/// The `wdl_scale` K that best predicts the game results from the search scores: the
+/// minimiser of the mean of `(sigmoid(score / K) − result)²` over `records`, searched over
+/// `FIT_RANGE` (golden section on ln K). Returns K and that mean; `None` without records.
+pub fn fit_wdl_scale(records: &[RawRecord]) -> Option<(f32, f64)> {
+    if records.is_empty() {
+        return None;
+    }
+    let loss = |k: f64| -> f64 {
+        let sum: f64 = records
+            .iter()
+            .map(|raw| {
+                let score = i16::from_le_bytes([raw[26], raw[27]]) as f64;
+                let result = raw[28] as f64 * 0.5;
+                let e = 1.0 / (1.0 + (-score / k).exp()) - result;
+                e * e
+            })
+            .sum();
+        sum / records.len() as f64
+    };
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut a, mut b) = (FIT_RANGE.start().ln(), FIT_RANGE.end().ln());
+    let mut c = b - ratio * (b - a);
+    let mut d = a + ratio * (b - a);
+    let (mut fc, mut fd) = (loss(c.exp()), loss(d.exp()));
+    for _ in 0..FIT_STEPS {
+        if fc < fd {
+            (b, d, fd) = (d, c, fc);
+            c = b - ratio * (b - a);
+            fc = loss(c.exp());
+        } else {
+            (a, c, fc) = (c, d, fd);
+            d = a + ratio * (b - a);
+            fd = loss(d.exp());
+        }
+    }
+    let k = ((a + b) / 2.0).exp();
+    Some((k as f32, loss(k)))
+}
+
+/// Where [`fit_wdl_scale`] looks for K (centipawns).
+pub const FIT_RANGE: std::ops::RangeInclusive<f64> = 10.0..=10_000.0;
+/// Golden-section steps of [`fit_wdl_scale`]: the bracket shrinks to 0.618^40 ≈ 4e-9 of
+/// ln(1000), far below a centipawn.
+pub const FIT_STEPS: usize = 40;
+
 /// Evaluates `records` with `params`, returning the sum of squared errors; when `grad` is
 /// given, also adds each position's gradient of its squared error to it (not divided by the
 /// count: the caller scales). Chooses an AVX2 build of the same code when the CPU has it.
@@ -211,6 +267,7 @@ fn run_slice_body(
     let mut white = [0u16; MAX_ACTIVE];
     let mut black = [0u16; MAX_ACTIVE];
     let mut loss = 0.0f64;
+    let factor = spec.out_factor();
     for raw in records {
         // 1. Active features, side to move's perspective first.
         let count = features(raw, &mut white, &mut black);
@@ -221,13 +278,13 @@ fn run_slice_body(
         accumulate(&mut s.acc_us, bias, w, us, n);
         accumulate(&mut s.acc_them, bias, w, them, n);
         let out = screlu_dot(&s.acc_us, ow_us) + screlu_dot(&s.acc_them, ow_them) + ob;
-        let p = sigmoid(out);
+        let p = sigmoid(out * factor);
         let err = p - target(raw, spec.lambda, spec.wdl_scale);
         loss += (err * err) as f64;
         let Some(g) = grad.as_deref_mut() else { continue };
 
         // 3. Backward: d(err²)/d(out), then the output layer ...
-        let d_out = 2.0 * err * p * (1.0 - p);
+        let d_out = 2.0 * err * p * (1.0 - p) * factor;
         let (gw, rest) = g.split_at_mut(l.b().start);
         let (gb, rest) = rest.split_at_mut(n);
         let (gow, gob) = rest.split_at_mut(2 * n);
