@@ -78,6 +78,9 @@ pub struct Searcher {
     correction: CorrectionHistory,
     /// Apply the correction history to static evals (off only for `quiescence`).
     correct_eval: bool,
+    /// Read the hash table in quiescence search (off only for `quiescence`, whose value
+    /// must not depend on what earlier searches stored).
+    qsearch_reads_tt: bool,
     options: Options,
     stats: Stats,
     stack: [StackEntry; MAX_PLY + 4],
@@ -129,6 +132,7 @@ impl Searcher {
             history: History::default(),
             correction: CorrectionHistory::default(),
             correct_eval: true,
+            qsearch_reads_tt: true,
             options: Options::default(),
             stats: Stats::default(),
             stack: [StackEntry::default(); MAX_PLY + 4],

@@ -18,7 +18,8 @@ impl Searcher {
     /// positions.
     ///
     /// The static evaluation is taken as it is here, without the correction history
-    /// learnt by earlier searches.
+    /// learnt by earlier searches, and the hash table is not read: a score stored by an
+    /// earlier, deeper search would otherwise cut a capture's line short.
     pub fn quiescence(&mut self, board: &Board) -> i32 {
         self.board = board.clone();
         self.stats = super::Stats::default();
@@ -26,9 +27,11 @@ impl Searcher {
         self.limits = super::Limits::default();
         self.time = super::time::TimeManager::default();
         self.correct_eval = false;
+        self.qsearch_reads_tt = false;
         self.refresh_root();
         let v = self.qsearch(-INFINITY, INFINITY, 0, false);
         self.correct_eval = true;
+        self.qsearch_reads_tt = true;
         v
     }
 
@@ -55,7 +58,7 @@ impl Searcher {
 
         // Step 1. Hash table: any stored depth is at least quiescence depth.
         let key = self.board.key();
-        let tt_entry = self.tt.probe(key);
+        let tt_entry = if self.qsearch_reads_tt { self.tt.probe(key) } else { None };
         let pv_node = beta - alpha > 1;
         let mut tt_move = Move::NULL;
         if let Some(e) = tt_entry {
