@@ -97,12 +97,18 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// A record's search score (centipawns) and game result (1, ½, 0), both from White's point
+/// of view.
+#[inline(always)]
+fn white_score_and_result(raw: &RawRecord) -> (f32, f32) {
+    (i16::from_le_bytes([raw[26], raw[27]]) as f32, raw[28] as f32 * 0.5)
+}
+
 /// The training target of a record, from the side to move's point of view:
 /// `lambda · result + (1 − lambda) · sigmoid(score / wdl_scale)`.
 #[inline(always)]
 pub fn target(raw: &RawRecord, lambda: f32, wdl_scale: f32) -> f32 {
-    let white_score = i16::from_le_bytes([raw[26], raw[27]]) as f32;
-    let white_result = raw[28] as f32 * 0.5;
+    let (white_score, white_result) = white_score_and_result(raw);
     let (score, result) = if raw[24] == 0 { (white_score, white_result) } else { (-white_score, 1.0 - white_result) };
     lambda * result + (1.0 - lambda) * sigmoid(score / wdl_scale)
 }
@@ -150,31 +156,15 @@ pub fn fit_wdl_scale(records: &[RawRecord]) -> Option<(f32, f64)> {
         let sum: f64 = records
             .iter()
             .map(|raw| {
-                let score = i16::from_le_bytes([raw[26], raw[27]]) as f64;
-                let result = raw[28] as f64 * 0.5;
-                let e = 1.0 / (1.0 + (-score / k).exp()) - result;
+                let (score, result) = white_score_and_result(raw);
+                let e = 1.0 / (1.0 + (-score as f64 / k).exp()) - result as f64;
                 e * e
             })
             .sum();
         sum / records.len() as f64
     };
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut a, mut b) = (FIT_RANGE.start().ln(), FIT_RANGE.end().ln());
-    let mut c = b - ratio * (b - a);
-    let mut d = a + ratio * (b - a);
-    let (mut fc, mut fd) = (loss(c.exp()), loss(d.exp()));
-    for _ in 0..FIT_STEPS {
-        if fc < fd {
-            (b, d, fd) = (d, c, fc);
-            c = b - ratio * (b - a);
-            fc = loss(c.exp());
-        } else {
-            (a, c, fc) = (c, d, fd);
-            d = a + ratio * (b - a);
-            fd = loss(d.exp());
-        }
-    }
-    let k = ((a + b) / 2.0).exp();
+    let (lo, hi) = (FIT_RANGE.start().ln(), FIT_RANGE.end().ln());
+    let k = crate::minimise::golden_section(|ln_k| loss(ln_k.exp()), lo, hi, FIT_STEPS).exp();
     Some((k as f32, loss(k)))
 }
 

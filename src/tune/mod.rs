@@ -351,26 +351,7 @@ fn fit_k(params: &[f64], data: &Dataset, idx: &[u32], threads: usize) -> f64 {
         |v| evals.extend(v),
     );
     let err = |k: f64| evals.iter().map(|&(e, r)| (model::sigmoid(k, e) - r).powi(2)).sum::<f64>();
-    let (mut a, mut b) = (1e-4, 0.05);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
-    let (mut fc, mut fd) = (err(c), err(d));
-    for _ in 0..60 {
-        if fc < fd {
-            b = d;
-            d = c;
-            fd = fc;
-            c = b - g * (b - a);
-            fc = err(c);
-        } else {
-            a = c;
-            c = d;
-            fc = fd;
-            d = a + g * (b - a);
-            fd = err(d);
-        }
-    }
-    (a + b) / 2.0
+    crate::minimise::golden_section(err, 1e-4, 0.05, 60)
 }
 
 /// The Adam optimiser (Kingma & Ba): per-parameter steps from running averages of the
