@@ -48,15 +48,19 @@ fn run(argv: &[String]) -> Outcome {
     };
     let s = r.stats;
     let nps = s.nodes as u128 * 1000 / r.millis.max(1);
+    // Only the classical evaluation probes the pawn table; the network has no such line.
+    let pawn = if r.pawn_probes > 0 {
+        format!(", pawn hash hits {:.1}% of {}", 100.0 * r.pawn_hits as f64 / r.pawn_probes as f64, r.pawn_probes)
+    } else {
+        String::new()
+    };
     eprintln!(
-        "depth {depth}, {threads} thread(s), {hash} MB, {eval_name} evaluation: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}, pawn hash hits {:.1}% of {}",
+        "depth {depth}, {threads} thread(s), {hash} MB, {eval_name} evaluation: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}{pawn}",
         r.millis,
         s.qnodes,
         100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,
         s.see_pruned,
         s.delta_pruned,
-        100.0 * r.pawn_hits as f64 / r.pawn_probes.max(1) as f64,
-        r.pawn_probes
     );
     say!("{} nodes {} nps", s.nodes, nps);
     Ok(Exit::Ok)
