@@ -18,8 +18,8 @@ fn embedded_network_is_the_trained_one() {
     assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap().to_bytes(), bytes);
 }
 
-/// FNV-1a checksum of the embedded `nets/default.nnue` (gen2-h256-l0-e20 in `nets/HISTORY.md`).
-const EMBEDDED_NET_CHECKSUM: u64 = 0xa111_5173_3976_cefd;
+/// FNV-1a checksum of the embedded `nets/default.nnue` (gen3-h256-l0-e20 in `nets/HISTORY.md`).
+const EMBEDDED_NET_CHECKSUM: u64 = 0x1794_3bda_5a24_46d8;
 
 /// The bytes of a valid file with header field at `offset` (a u32) set to `value` and the
 /// checksum recomputed, so that only that field is wrong.
