@@ -248,10 +248,10 @@ impl Searcher {
         }
     }
 
-    /// Prepares a fresh searcher to call `negamax`/`qsearch` directly on `board` in unit
-    /// tests: no limits, no clock, uncorrected evals (as `quiescence` does).
-    #[cfg(test)]
-    pub(super) fn ready_for_test(&mut self, board: &Board) {
+    /// Prepares the searcher to call `negamax`/`qsearch` directly on `board`, outside a
+    /// `go`: no limits, no clock, uncorrected evals. Used by `quiescence` and by unit tests;
+    /// the caller sets `correct_eval` back when it is done.
+    pub(super) fn ready_for_direct_call(&mut self, board: &Board) {
         self.board = board.clone();
         self.stats = Stats::default();
         self.stopped = false;

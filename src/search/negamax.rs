@@ -440,7 +440,7 @@ mod tests {
         let futility_value = eval + FUTILITY_BASE + FUTILITY_MARGIN;
         assert!(futility_value < 0, "the position must be hopeless for white: eval {eval}");
         let mut s = searcher();
-        s.ready_for_test(&board);
+        s.ready_for_direct_call(&board);
         let score = s.negamax(0, 1, 1, 1, true);
         assert_eq!(score, futility_value, "eval {eval}");
     }

@@ -21,14 +21,8 @@ impl Searcher {
     /// learnt by earlier searches, and the hash table is not read: a score stored by an
     /// earlier, deeper search would otherwise cut a capture's line short.
     pub fn quiescence(&mut self, board: &Board) -> i32 {
-        self.board = board.clone();
-        self.stats = super::Stats::default();
-        self.stopped = false;
-        self.limits = super::Limits::default();
-        self.time = super::time::TimeManager::default();
-        self.correct_eval = false;
+        self.ready_for_direct_call(board);
         self.qsearch_reads_tt = false;
-        self.refresh_root();
         let v = self.qsearch(-INFINITY, INFINITY, 0, false);
         self.correct_eval = true;
         self.qsearch_reads_tt = true;
@@ -204,7 +198,7 @@ mod tests {
         let optimistic = eval + Piece::Pawn.nominal_value() + DELTA_MARGIN;
         assert!(optimistic < 0, "the capture must not reach alpha: eval {eval}");
         let mut s = Searcher::new(Arc::new(TranspositionTable::new(1)), Arc::new(Control::default()));
-        s.ready_for_test(&board);
+        s.ready_for_direct_call(&board);
         assert_eq!(s.qsearch(0, 1, 1, false), optimistic, "eval {eval}");
         assert_eq!(s.stats.delta_pruned, 1);
     }
