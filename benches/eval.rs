@@ -9,7 +9,8 @@
 //! - `traced`: the evaluation recording its feature counts into a reused dense trace, as
 //!   `horizon tune` does once per position when it loads its data.
 //!
-//! And the network (the embedded one; `HORIZON_NNUE_SIMD=scalar` forces the scalar path):
+//! And the network (the embedded one; `HORIZON_NNUE_SIMD=scalar`, `avx2` or `avx512` caps the
+//! SIMD path, and the benchmark names carry the path that ran):
 //! - `nnue_incremental`: what the search pays per evaluated node: the child's accumulator
 //!   from the parent's and one move's feature changes, then the output layer;
 //! - `nnue_refresh`: an accumulator from scratch, then the output layer.

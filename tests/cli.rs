@@ -324,6 +324,26 @@ fn threaded_bench() {
 }
 
 #[test]
+fn bench_signature_does_not_depend_on_the_simd_path() {
+    // Every path gives the same integers, so the same nodes; the summary names the path, and
+    // a path the CPU lacks (or an unknown name) falls back to one it has.
+    let mut signature = None;
+    for path in ["scalar", "avx2", "avx512", "none-such"] {
+        let o = Command::new(BIN).args(["bench", "4"]).env("HORIZON_NNUE_SIMD", path).output().unwrap();
+        assert!(o.status.success(), "{path}: {}", stderr(&o));
+        let err = stderr(&o);
+        let summary = err.lines().find(|l| l.starts_with("depth 4,")).unwrap_or_else(|| panic!("{path}: {err}"));
+        let named = ["scalar", "avx2", "avx512"].iter().find(|p| summary.contains(&format!("nnue evaluation ({p}):")));
+        let named = *named.unwrap_or_else(|| panic!("{path}: no SIMD path in {summary:?}"));
+        if path == "scalar" {
+            assert_eq!(named, "scalar");
+        }
+        let nodes: u64 = stdout(&o).split_whitespace().next().unwrap().parse().unwrap();
+        assert_eq!(*signature.get_or_insert(nodes), nodes, "{path} ({named})");
+    }
+}
+
+#[test]
 fn closed_stdout_does_not_panic() {
     // `horizon perft 5 | head -0`: the reader is gone before the counts are written.
     use std::process::Stdio;

@@ -406,11 +406,19 @@ fn random_positions(n: usize, seed: u64) -> Vec<Board> {
 
 #[test]
 fn scalar_and_simd_paths_give_the_same_integers() {
-    if !simd::avx2_available() {
-        eprintln!("note: this CPU has no AVX2; the SIMD side of this test is skipped");
+    let paths: Vec<Backend> = [Backend::Avx2, Backend::Avx512].into_iter().filter(|b| b.available()).collect();
+    if paths.is_empty() {
+        eprintln!("note: this CPU has neither AVX2 nor AVX-512; the SIMD side of this test is skipped");
         return;
     }
-    eprintln!("backend in use: {}", simd::backend().name());
+    eprintln!("backend in use: {}; compared with scalar: {:?}", simd::backend().name(), paths);
+    for &path in &paths {
+        compare_with_scalar(path);
+    }
+}
+
+/// Every comparison of `scalar_and_simd_paths_give_the_same_integers` for one SIMD path.
+fn compare_with_scalar(path: Backend) {
     // A network with large weights as well, so that accumulators reach the clipping limits
     // and beyond, and the output sum wraps.
     for net in [Network::random(1), {
@@ -430,8 +438,8 @@ fn scalar_and_simd_paths_give_the_same_integers() {
             let acc = Accumulator::refreshed(&net, &b);
             for (us, them) in [(0, 1), (1, 0)] {
                 let s = simd::screlu_dot_with(Backend::Scalar, &acc.values[us], &acc.values[them], &net.output_weights);
-                let v = simd::screlu_dot_with(Backend::Avx2, &acc.values[us], &acc.values[them], &net.output_weights);
-                assert_eq!(s, v, "output layer differs on {}", b.to_fen());
+                let v = simd::screlu_dot_with(path, &acc.values[us], &acc.values[them], &net.output_weights);
+                assert_eq!(s, v, "{path:?}: output layer differs on {}", b.to_fen());
             }
             extremes += acc.values[0].0.iter().filter(|&&x| !(0..=255).contains(&x)).count();
             // First-layer updates: every shape the moves use.
@@ -440,14 +448,14 @@ fn scalar_and_simd_paths_give_the_same_integers() {
             let mut out_s = acc.values[1];
             let mut out_v = acc.values[1];
             simd::update_with(Backend::Scalar, &mut out_s, inp, [cols(0), cols(1)], [cols(2), cols(3)]);
-            simd::update_with(Backend::Avx2, &mut out_v, inp, [cols(0), cols(1)], [cols(2), cols(3)]);
-            assert_eq!(out_s, out_v);
+            simd::update_with(path, &mut out_v, inp, [cols(0), cols(1)], [cols(2), cols(3)]);
+            assert_eq!(out_s, out_v, "{path:?}");
             simd::update_with(Backend::Scalar, &mut out_s, inp, [cols(4)], [cols(5), cols(6)]);
-            simd::update_with(Backend::Avx2, &mut out_v, inp, [cols(4)], [cols(5), cols(6)]);
-            assert_eq!(out_s, out_v);
+            simd::update_with(path, &mut out_v, inp, [cols(4)], [cols(5), cols(6)]);
+            assert_eq!(out_s, out_v, "{path:?}");
             simd::update_with(Backend::Scalar, &mut out_s, inp, [cols(7)], [cols(8)]);
-            simd::update_with(Backend::Avx2, &mut out_v, inp, [cols(7)], [cols(8)]);
-            assert_eq!(out_s, out_v);
+            simd::update_with(path, &mut out_v, inp, [cols(7)], [cols(8)]);
+            assert_eq!(out_s, out_v, "{path:?}");
         }
         eprintln!("accumulator values outside 0..=255: {extremes}");
     }
@@ -462,8 +470,8 @@ fn scalar_and_simd_paths_give_the_same_integers() {
                 weights.0[k.0] = weights.0[k.0].wrapping_neg();
             }
             let s = simd::screlu_dot_with(Backend::Scalar, &acc, &acc, &weights);
-            let v = simd::screlu_dot_with(Backend::Avx2, &acc, &acc, &weights);
-            assert_eq!(s, v, "x {x} w {w}");
+            let v = simd::screlu_dot_with(path, &acc, &acc, &weights);
+            assert_eq!(s, v, "{path:?}: x {x} w {w}");
         }
     }
 }

@@ -36,6 +36,11 @@ fn run(argv: &[String]) -> Outcome {
         eprintln!("position {:2}  nodes {:9}  qnodes {:9}  {fen}", i + 1, s.nodes, s.qnodes);
     };
     let eval_name = evaluation::name(&network);
+    // The network's SIMD path too: the CPU and `HORIZON_NNUE_SIMD` choose it.
+    let simd = match &network {
+        Some(_) => format!(" ({})", crate::eval::nnue::simd::backend().name()),
+        None => String::new(),
+    };
     let r = if threads == 1 && hash == BENCH_HASH_MB {
         match network {
             Some(net) => crate::bench::run_nnue(depth, net, each),
@@ -55,7 +60,7 @@ fn run(argv: &[String]) -> Outcome {
         String::new()
     };
     eprintln!(
-        "depth {depth}, {threads} thread(s), {hash} MB, {eval_name} evaluation: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}{pawn}",
+        "depth {depth}, {threads} thread(s), {hash} MB, {eval_name} evaluation{simd}: {} ms, quiescence nodes {} ({:.1}%), SEE-pruned captures {}, delta-pruned {}{pawn}",
         r.millis,
         s.qnodes,
         100.0 * s.qnodes as f64 / s.nodes.max(1) as f64,

@@ -1,39 +1,85 @@
-//! The network's hot loops, twice: a portable scalar version and an AVX2 version, chosen
-//! once at run time. Both give exactly the same integers: the first layer is i16 addition
-//! and subtraction that wraps the same way in both, and the output layer sums exact i32
-//! products (a clipped value squared is at most 255² = 65025, times an i16 weight stays
-//! below 2³¹) with wrapping addition, which is associative, so the order of the sum does
-//! not matter.
+//! The network's hot loops, three times: a portable scalar version, an AVX2 version and an
+//! AVX-512 version, chosen once at run time. All give exactly the same integers: the first
+//! layer is i16 addition and subtraction that wraps the same way in each, and the output layer
+//! sums exact i32 products (a clipped value squared is at most 255² = 65025, times an i16
+//! weight stays below 2³¹) with wrapping addition, which is associative, so the order of the
+//! sum does not matter.
 //!
 //! # Choosing the path
-//! [`backend`] asks `is_x86_feature_detected!("avx2")` once and caches the answer. Setting
-//! the environment variable `HORIZON_NNUE_SIMD=scalar` before the engine starts forces the
-//! scalar path (to measure what SIMD buys, or to rule it out when hunting a bug).
-//!
-//! AVX-512 is not used: with 128 hidden neurons one perspective is eight AVX2 registers, and
-//! the wider registers would halve a loop that is already a small part of a node's cost.
+//! [`backend`] asks the CPU once (`is_x86_feature_detected!`) and takes the widest path it
+//! has: AVX-512 (F and BW), else AVX2, else scalar. The environment variable
+//! `HORIZON_NNUE_SIMD` set to `scalar`, `avx2` or `avx512` before the engine starts caps the
+//! choice at that path (to measure what each buys, or to rule SIMD out when hunting a bug);
+//! a path the CPU lacks falls back to the next narrower one.
 
 use super::features::{HIDDEN, QA};
 use super::network::{Column, OutputWeights};
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// Which implementation of the hot loops runs.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+/// Which implementation of the hot loops runs, narrowest first.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub enum Backend {
     Scalar,
     Avx2,
+    Avx512,
 }
 
 impl Backend {
+    /// Every backend, narrowest first.
+    pub const ALL: [Backend; 3] = [Backend::Scalar, Backend::Avx2, Backend::Avx512];
+
     pub fn name(self) -> &'static str {
         match self {
             Backend::Scalar => "scalar",
             Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
+        }
+    }
+
+    /// The backend named `s` (as `name` spells it, any case).
+    pub fn from_name(s: &str) -> Option<Backend> {
+        Backend::ALL.into_iter().find(|b| b.name().eq_ignore_ascii_case(s.trim()))
+    }
+
+    /// Can this CPU run it (and, for AVX-512, is `HIDDEN` a multiple of 32)? Asks the CPU once
+    /// per backend and caches the answer.
+    #[inline(always)]
+    pub fn available(self) -> bool {
+        static DETECTED: [AtomicU8; 3] = [AtomicU8::new(0), AtomicU8::new(0), AtomicU8::new(0)];
+        let cell = &DETECTED[self as usize];
+        match cell.load(Ordering::Relaxed) {
+            1 => false,
+            2 => true,
+            _ => {
+                let a = self.detect();
+                cell.store(1 + a as u8, Ordering::Relaxed);
+                a
+            }
+        }
+    }
+
+    fn detect(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match self {
+                Backend::Scalar => true,
+                Backend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+                Backend::Avx512 => {
+                    HIDDEN.is_multiple_of(avx512::LANES)
+                        && std::arch::is_x86_feature_detected!("avx2")
+                        && std::arch::is_x86_feature_detected!("avx512f")
+                        && std::arch::is_x86_feature_detected!("avx512bw")
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self == Backend::Scalar
         }
     }
 }
 
-/// Environment variable that forces the scalar path when set to `scalar`.
+/// Environment variable that caps the path: `scalar`, `avx2` or `avx512`.
 pub const SIMD_ENV: &str = "HORIZON_NNUE_SIMD";
 
 /// The cached choice: 0 not yet made, else `1 + Backend as u8`.
@@ -41,14 +87,7 @@ static BACKEND: AtomicU8 = AtomicU8::new(0);
 
 /// Is AVX2 available on this CPU?
 pub fn avx2_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    Backend::Avx2.available()
 }
 
 /// The implementation in use, decided on first call (the CPU, and `HORIZON_NNUE_SIMD`).
@@ -57,9 +96,10 @@ pub fn backend() -> Backend {
     match BACKEND.load(Ordering::Relaxed) {
         1 => Backend::Scalar,
         2 => Backend::Avx2,
+        3 => Backend::Avx512,
         _ => {
-            let forced_scalar = std::env::var(SIMD_ENV).is_ok_and(|v| v.eq_ignore_ascii_case("scalar"));
-            let b = if !forced_scalar && avx2_available() { Backend::Avx2 } else { Backend::Scalar };
+            let cap = std::env::var(SIMD_ENV).ok().and_then(|v| Backend::from_name(&v)).unwrap_or(Backend::Avx512);
+            let b = Backend::ALL.into_iter().rev().find(|&b| b <= cap && b.available()).unwrap_or(Backend::Scalar);
             BACKEND.store(1 + b as u8, Ordering::Relaxed);
             b
         }
@@ -72,8 +112,8 @@ pub fn update<const A: usize, const S: usize>(out: &mut Column, inp: &Column, ad
     update_with(backend(), out, inp, adds, subs)
 }
 
-/// `update` with a given backend (tests compare them). Asking for AVX2 on a CPU without it
-/// runs the scalar path.
+/// `update` with a given backend (tests compare them). Asking for a path the CPU lacks runs
+/// the scalar one.
 #[inline]
 pub fn update_with<const A: usize, const S: usize>(
     backend: Backend,
@@ -83,10 +123,19 @@ pub fn update_with<const A: usize, const S: usize>(
     subs: [&Column; S],
 ) {
     #[cfg(target_arch = "x86_64")]
-    if backend == Backend::Avx2 && avx2_available_cached() {
-        // SAFETY: AVX2 was detected on this CPU (`avx2_available_cached`).
-        unsafe { avx2::update(out, inp, adds, subs) };
-        return;
+    match backend {
+        Backend::Avx512 if backend.available() => {
+            // SAFETY: AVX-512 F and BW and AVX2 were detected on this CPU, and HIDDEN is a
+            // multiple of 32 (`available`).
+            unsafe { avx512::update(out, inp, adds, subs) };
+            return;
+        }
+        Backend::Avx2 if backend.available() => {
+            // SAFETY: AVX2 was detected on this CPU (`available`).
+            unsafe { avx2::update(out, inp, adds, subs) };
+            return;
+        }
+        _ => {}
     }
     let _ = backend;
     scalar_update(out, inp, adds, subs);
@@ -103,27 +152,20 @@ pub fn screlu_dot(us: &Column, them: &Column, w: &OutputWeights) -> i32 {
 #[inline]
 pub fn screlu_dot_with(backend: Backend, us: &Column, them: &Column, w: &OutputWeights) -> i32 {
     #[cfg(target_arch = "x86_64")]
-    if backend == Backend::Avx2 && avx2_available_cached() {
-        // SAFETY: AVX2 was detected on this CPU (`avx2_available_cached`).
-        return unsafe { avx2::screlu_dot(us, them, w) };
+    match backend {
+        Backend::Avx512 if backend.available() => {
+            // SAFETY: AVX-512 F and BW and AVX2 were detected on this CPU, and HIDDEN is a
+            // multiple of 32 (`available`).
+            return unsafe { avx512::screlu_dot(us, them, w) };
+        }
+        Backend::Avx2 if backend.available() => {
+            // SAFETY: AVX2 was detected on this CPU (`available`).
+            return unsafe { avx2::screlu_dot(us, them, w) };
+        }
+        _ => {}
     }
     let _ = backend;
     scalar_screlu_dot(us, them, w)
-}
-
-/// AVX2 detection, cached: true only if the CPU has it (whatever `HORIZON_NNUE_SIMD` says).
-#[inline(always)]
-fn avx2_available_cached() -> bool {
-    static DETECTED: AtomicU8 = AtomicU8::new(0);
-    match DETECTED.load(Ordering::Relaxed) {
-        1 => false,
-        2 => true,
-        _ => {
-            let a = avx2_available();
-            DETECTED.store(1 + a as u8, Ordering::Relaxed);
-            a
-        }
-    }
 }
 
 /// The portable first-layer update.
@@ -229,10 +271,89 @@ mod avx2 {
     pub(super) fn screlu_dot(us: &Column, them: &Column, w: &OutputWeights) -> i32 {
         let sum = half(us, &w.0[..HIDDEN], _mm256_setzero_si256());
         let sum = half(them, &w.0[HIDDEN..], sum);
-        // Horizontal sum of eight i32 lanes (wrapping, like the scalar path).
+        horizontal_sum(sum)
+    }
+
+    /// The sum of eight i32 lanes (wrapping, like the scalar path).
+    #[target_feature(enable = "avx2")]
+    pub(super) fn horizontal_sum(sum: __m256i) -> i32 {
         let s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
         _mm_cvtsi128_si32(s)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::super::features::{HIDDEN, QA};
+    use super::super::network::{Column, OutputWeights};
+    use std::arch::x86_64::*;
+
+    /// i16 lanes in one AVX-512 register; `Backend::Avx512` is available only when HIDDEN
+    /// is a multiple of it, so every caller of this module has HIDDEN % 32 == 0.
+    pub(super) const LANES: usize = 32;
+
+    /// `out = inp + Σ adds − Σ subs` thirty-two lanes at a time.
+    #[target_feature(enable = "avx512f,avx512bw,avx2")]
+    pub(super) fn update<const A: usize, const S: usize>(
+        out: &mut Column,
+        inp: &Column,
+        adds: [&Column; A],
+        subs: [&Column; S],
+    ) {
+        for i in (0..HIDDEN).step_by(LANES) {
+            // SAFETY: every `Column` is 64-byte aligned and holds HIDDEN i16, a multiple of
+            // 32 whenever this module runs (see `LANES`), so `i..i + 32` is in bounds and each
+            // 64-byte access is aligned.
+            unsafe {
+                let mut v = _mm512_load_si512(inp.0.as_ptr().add(i) as *const _);
+                for a in adds {
+                    v = _mm512_add_epi16(v, _mm512_load_si512(a.0.as_ptr().add(i) as *const _));
+                }
+                for s in subs {
+                    v = _mm512_sub_epi16(v, _mm512_load_si512(s.0.as_ptr().add(i) as *const _));
+                }
+                _mm512_store_si512(out.0.as_mut_ptr().add(i) as *mut _, v);
+            }
+        }
+    }
+
+    /// One perspective's half of the output sum, sixteen i32 lanes wide; the same arithmetic
+    /// as the AVX2 version (see there for why `v² − 32768` and the correction are exact).
+    #[target_feature(enable = "avx512f,avx512bw,avx2")]
+    fn half(acc: &Column, weights: &[i16], mut sum: __m512i) -> __m512i {
+        debug_assert_eq!(weights.len(), HIDDEN);
+        let zero = _mm512_setzero_si512();
+        let qa = _mm512_set1_epi16(QA as i16);
+        let top = _mm512_set1_epi16(i16::MIN);
+        let mut correction = _mm512_setzero_si512();
+        for i in (0..HIDDEN).step_by(LANES) {
+            // SAFETY: `acc` is a 64-byte aligned `Column` of HIDDEN i16 (a multiple of 32
+            // whenever this module runs, see `LANES`) and
+            // `weights` holds HIDDEN i16 (checked above in debug builds, and guaranteed by
+            // the callers' slicing of `OutputWeights`), so both 64-byte reads are in bounds;
+            // the weights are read unaligned.
+            let (x, w) = unsafe {
+                (
+                    _mm512_load_si512(acc.0.as_ptr().add(i) as *const _),
+                    _mm512_loadu_si512(weights.as_ptr().add(i) as *const _),
+                )
+            };
+            let v = _mm512_min_epi16(_mm512_max_epi16(x, zero), qa);
+            let t = _mm512_xor_si512(_mm512_mullo_epi16(v, v), top);
+            sum = _mm512_add_epi32(sum, _mm512_madd_epi16(t, w));
+            correction = _mm512_add_epi32(correction, _mm512_madd_epi16(top, w));
+        }
+        _mm512_sub_epi32(sum, correction)
+    }
+
+    /// The output-layer sum.
+    #[target_feature(enable = "avx512f,avx512bw,avx2")]
+    pub(super) fn screlu_dot(us: &Column, them: &Column, w: &OutputWeights) -> i32 {
+        let sum = half(us, &w.0[..HIDDEN], _mm512_setzero_si512());
+        let sum = half(them, &w.0[HIDDEN..], sum);
+        let folded = _mm256_add_epi32(_mm512_castsi512_si256(sum), _mm512_extracti64x4_epi64::<1>(sum));
+        super::avx2::horizontal_sum(folded)
     }
 }
