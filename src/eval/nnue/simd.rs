@@ -85,11 +85,6 @@ pub const SIMD_ENV: &str = "HORIZON_NNUE_SIMD";
 /// The cached choice: 0 not yet made, else `1 + Backend as u8`.
 static BACKEND: AtomicU8 = AtomicU8::new(0);
 
-/// Is AVX2 available on this CPU?
-pub fn avx2_available() -> bool {
-    Backend::Avx2.available()
-}
-
 /// The implementation in use, decided on first call (the CPU, and `HORIZON_NNUE_SIMD`).
 #[inline]
 pub fn backend() -> Backend {
