@@ -325,10 +325,10 @@ mod avx512 {
         let mut correction = _mm512_setzero_si512();
         for i in (0..HIDDEN).step_by(LANES) {
             // SAFETY: `acc` is a 64-byte aligned `Column` of HIDDEN i16 (a multiple of 32
-            // whenever this module runs, see `LANES`) and
-            // `weights` holds HIDDEN i16 (checked above in debug builds, and guaranteed by
-            // the callers' slicing of `OutputWeights`), so both 64-byte reads are in bounds;
-            // the weights are read unaligned.
+            // whenever this module runs, see `LANES`) and `weights` holds HIDDEN i16 (checked
+            // above in debug builds, and guaranteed by the callers' slicing of
+            // `OutputWeights`), so both 64-byte reads are in bounds; the weights are read
+            // unaligned.
             let (x, w) = unsafe {
                 (
                     _mm512_load_si512(acc.0.as_ptr().add(i) as *const _),
