@@ -56,12 +56,15 @@ fn eval_benches(c: &mut Criterion) {
 
     let net = nnue::default_network();
     // Per position: the accumulator before its first legal move, that move's changes, and
-    // the side to move after it.
-    let steps: Vec<(Accumulator, Delta, horizon::Color)> = boards
+    // the side to move and the piece count after it.
+    let steps: Vec<(Accumulator, Delta, horizon::Color, u32)> = boards
         .iter()
         .filter_map(|board| {
             let m = *board.legal_moves().iter().next()?;
-            Some((Accumulator::refreshed(&net, board), Delta::of_move(board, m), board.side_to_move().flip()))
+            let mut after = board.clone();
+            after.make(m);
+            let (side, pieces) = (after.side_to_move(), after.occupied().count());
+            Some((Accumulator::refreshed(&net, board), Delta::of_move(board, m), side, pieces))
         })
         .collect();
     let mut child = Accumulator::default();
@@ -69,9 +72,9 @@ fn eval_benches(c: &mut Criterion) {
         b.iter(|| {
             steps
                 .iter()
-                .map(|(parent, delta, side)| {
+                .map(|(parent, delta, side, pieces)| {
                     black_box(parent).apply(&net, black_box(delta), &mut child);
-                    nnue::evaluate(&net, &child, *side)
+                    nnue::evaluate(&net, &child, *side, *pieces)
                 })
                 .fold(0i64, |s, v| s + v as i64)
         })

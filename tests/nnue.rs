@@ -10,7 +10,7 @@ use horizon::eval::nnue::{Network, HIDDEN};
 #[test]
 fn embedded_network_is_the_trained_one() {
     let bytes = network::DEFAULT_NET_BYTES;
-    assert_eq!(bytes.len(), file_size(HIDDEN));
+    assert_eq!(bytes.len(), file_size(HIDDEN, 1));
     let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
     assert_eq!(stored, EMBEDDED_NET_CHECKSUM, "update nets/HISTORY.md and this constant together");
     let net = horizon::eval::nnue::default_network();
@@ -41,9 +41,12 @@ fn reseal(b: &mut [u8]) {
 fn file_round_trip() {
     let net = Network::random(7);
     let bytes = net.to_bytes();
-    assert_eq!(bytes.len(), file_size(HIDDEN));
+    assert_eq!(bytes.len(), file_size(HIDDEN, 1));
     assert_eq!(bytes.len(), 40 + 768 * HIDDEN * 2 + HIDDEN * 2 + 2 * HIDDEN * 2 + 4 + 8);
     assert_eq!(&bytes[..8], b"HZNNUE\0\0");
+    // One output bucket: format version 1, the last header field 0.
+    assert_eq!(bytes[8..12], 1u32.to_le_bytes());
+    assert_eq!(bytes[36..40], 0u32.to_le_bytes());
     let back = Network::from_bytes(&bytes).expect("round trip");
     assert!(*back == *net);
     assert_eq!(back.to_bytes(), bytes);
@@ -53,9 +56,67 @@ fn file_round_trip() {
     assert_eq!(at(HEADER_BYTES + 2 * HIDDEN), net.feature_weights[1].0[0]);
     let bias_at = HEADER_BYTES + 768 * HIDDEN * 2;
     assert_eq!(at(bias_at + 2 * 3), net.feature_bias.0[3]);
-    assert_eq!(at(bias_at + 2 * HIDDEN + 2 * (HIDDEN + 5)), net.output_weights.0[HIDDEN + 5]);
+    assert_eq!(at(bias_at + 2 * HIDDEN + 2 * (HIDDEN + 5)), net.output_weights[0].0[HIDDEN + 5]);
     let ob = bias_at + 2 * HIDDEN + 4 * HIDDEN;
-    assert_eq!(i32::from_le_bytes(bytes[ob..ob + 4].try_into().unwrap()), net.output_bias);
+    assert_eq!(i32::from_le_bytes(bytes[ob..ob + 4].try_into().unwrap()), net.output_bias[0]);
+}
+
+#[test]
+fn file_round_trip_with_output_buckets() {
+    for buckets in 2..=8 {
+        let net = Network::random_bucketed(9, buckets);
+        assert_eq!(net.buckets(), buckets);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_size(HIDDEN, buckets));
+        assert_eq!(bytes.len(), 40 + 768 * HIDDEN * 2 + HIDDEN * 2 + buckets * (2 * HIDDEN * 2 + 4) + 8);
+        // Format version 2, the bucket count in the header's last field.
+        assert_eq!(bytes[8..12], 2u32.to_le_bytes());
+        assert_eq!(bytes[36..40], (buckets as u32).to_le_bytes());
+        let back = Network::from_bytes(&bytes).expect("round trip");
+        assert!(*back == *net);
+        assert_eq!(back.to_bytes(), bytes);
+        // The layout: every bucket's 2N weights, then every bucket's bias.
+        let at = |off: usize| i16::from_le_bytes([bytes[off], bytes[off + 1]]);
+        let outputs_at = HEADER_BYTES + 769 * HIDDEN * 2;
+        let last = buckets - 1;
+        assert_eq!(at(outputs_at + 4 * HIDDEN * last + 2 * 3), net.output_weights[last].0[3]);
+        let ob = outputs_at + 4 * HIDDEN * buckets + 4 * last;
+        assert_eq!(i32::from_le_bytes(bytes[ob..ob + 4].try_into().unwrap()), net.output_bias[last]);
+        assert!(net.output_weights[last] != net.output_weights[0]);
+    }
+    // A bucketed file with a bad bucket count is refused before its size is looked at.
+    let good = Network::random_bucketed(3, 4).to_bytes();
+    for bad in [0u32, 9, 1000] {
+        let e = Network::from_bytes(&with_field(&good, 36, bad)).expect_err("bad bucket count");
+        assert_eq!(e.to_string(), format!("network file: output bucket count {bad} out of range (1..=8)"));
+    }
+    // Version 2 with one bucket is read too (only written as version 1).
+    let mut one = Network::random(4).to_bytes();
+    one[8..12].copy_from_slice(&2u32.to_le_bytes());
+    one[36..40].copy_from_slice(&1u32.to_le_bytes());
+    reseal(&mut one);
+    assert!(*Network::from_bytes(&one).unwrap() == *Network::random(4));
+}
+
+/// The bucket of every piece count: `(pieces − 2) · B / 32`, every bucket used, in order.
+#[test]
+fn output_buckets_split_the_piece_counts_evenly() {
+    use horizon::eval::nnue::output_bucket;
+    let eight: Vec<usize> = (2..=32).map(|p| output_bucket(p, 8)).collect();
+    let mut expected = Vec::new();
+    for (b, len) in [4, 4, 4, 4, 4, 4, 4, 3].into_iter().enumerate() {
+        expected.extend(std::iter::repeat_n(b, len));
+    }
+    assert_eq!(eight, expected);
+    for buckets in 1..=8 {
+        let all: Vec<usize> = (2..=32).map(|p| output_bucket(p, buckets)).collect();
+        assert!(all.windows(2).all(|w| w[0] <= w[1] && w[1] <= w[0] + 1), "{buckets}: {all:?}");
+        assert_eq!((all[0], all[30]), (0, buckets - 1), "{buckets}");
+        // Counts outside 2..=32 stay in range.
+        assert_eq!(output_bucket(0, buckets), 0);
+        assert_eq!(output_bucket(64, buckets), buckets - 1);
+    }
+    assert_eq!(output_bucket(17, 0), 0);
 }
 
 #[test]
@@ -75,7 +136,8 @@ fn corrupt_files_are_refused_each_with_its_own_message() {
         ("empty", err(&[]), "network file: truncated header (0 bytes, a header is 40)".to_string()),
         ("header cut", err(&good[..39]), "network file: truncated header (39 bytes, a header is 40)".to_string()),
         ("bad magic", err(&{ let mut b = good.clone(); b[0] = b'X'; b }), "network file: bad magic (not a Horizon .nnue network)".to_string()),
-        ("version", err(&with_field(&good, 8, 2)), "network file: unsupported format version 2 (expected 1)".to_string()),
+        ("version", err(&with_field(&good, 8, 3)), "network file: unsupported format version 3 (expected 1 or 2)".to_string()),
+        ("version 2 with bucket count 0", err(&with_field(&good, 8, 2)), "network file: output bucket count 0 out of range (1..=8)".to_string()),
         ("inputs", err(&with_field(&good, 12, 769)), "network file: wrong input count 769 (expected 768)".to_string()),
         ("activation", err(&with_field(&good, 20, 2)), "network file: wrong activation 2 (expected 1 = SCReLU)".to_string()),
         ("hidden 0", err(&with_field(&good, 16, 0)), "network file: hidden size 0 out of range (1..=4096, a multiple of 16)".to_string()),
@@ -94,7 +156,7 @@ fn corrupt_files_are_refused_each_with_its_own_message() {
         (
             "twice the hidden size on this build's body",
             err(&with_field(&good, 16, 2 * HIDDEN as u32)),
-            format!("network file: truncated ({n} bytes, expected {})", file_size(2 * HIDDEN)),
+            format!("network file: truncated ({n} bytes, expected {})", file_size(2 * HIDDEN, 1)),
         ),
         (
             "quantisation",
@@ -127,7 +189,7 @@ fn corrupt_files_are_refused_each_with_its_own_message() {
     let other = HIDDEN / 2;
     let mut big = good[..HEADER_BYTES].to_vec();
     big[16..20].copy_from_slice(&(other as u32).to_le_bytes());
-    big.resize(file_size(other), 0);
+    big.resize(file_size(other, 1), 0);
     reseal(&mut big);
     assert_eq!(
         err(&big).to_string(),
@@ -144,7 +206,7 @@ fn corrupt_files_are_refused_each_with_its_own_message() {
     let mut messages: Vec<String> = cases.iter().map(|(_, e, _)| e.to_string()).collect();
     messages.sort();
     messages.dedup();
-    assert!(messages.len() >= 11);
+    assert!(messages.len() >= 12);
 }
 
 #[test]
@@ -428,7 +490,7 @@ fn compare_with_scalar(path: Backend) {
                 *w = w.wrapping_mul(((i + j) % 200) as i16);
             }
         }
-        for (j, w) in n.output_weights.0.iter_mut().enumerate() {
+        for (j, w) in n.output_weights[0].0.iter_mut().enumerate() {
             *w = w.wrapping_mul(3000 + j as i16);
         }
         n
@@ -437,8 +499,9 @@ fn compare_with_scalar(path: Backend) {
         for b in random_positions(3000, 77) {
             let acc = Accumulator::refreshed(&net, &b);
             for (us, them) in [(0, 1), (1, 0)] {
-                let s = simd::screlu_dot_with(Backend::Scalar, &acc.values[us], &acc.values[them], &net.output_weights);
-                let v = simd::screlu_dot_with(path, &acc.values[us], &acc.values[them], &net.output_weights);
+                let s =
+                    simd::screlu_dot_with(Backend::Scalar, &acc.values[us], &acc.values[them], &net.output_weights[0]);
+                let v = simd::screlu_dot_with(path, &acc.values[us], &acc.values[them], &net.output_weights[0]);
                 assert_eq!(s, v, "{path:?}: output layer differs on {}", b.to_fen());
             }
             extremes += acc.values[0].0.iter().filter(|&&x| !(0..=255).contains(&x)).count();
@@ -498,8 +561,16 @@ fn colour_flipped_positions_evaluate_the_same() {
 #[allow(clippy::needless_range_loop)]
 #[test]
 fn evaluation_follows_the_formula() {
-    let net = Network::random(6);
-    for b in random_positions(300, 8) {
+    for net in [Network::random(6), Network::random_bucketed(6, 8), Network::random_bucketed(6, 3)] {
+        evaluation_follows_the_formula_with(&net);
+    }
+}
+
+#[allow(clippy::needless_range_loop)]
+fn evaluation_follows_the_formula_with(net: &Network) {
+    let buckets = net.buckets();
+    let mut used = vec![false; buckets];
+    for b in random_positions(300, 8).into_iter().chain(endgames()) {
         let stm = b.side_to_move();
         let mut acc = [[0i32; HIDDEN]; 2];
         for (p, persp) in [horizon::Color::White, horizon::Color::Black].into_iter().enumerate() {
@@ -518,15 +589,41 @@ fn evaluation_follows_the_formula() {
             }
         }
         let (us, them) = (acc[stm.index()], acc[1 - stm.index()]);
+        // The bucket: (pieces − 2) · B / 32.
+        let k = (b.occupied().count() as usize - 2) * buckets / 32;
+        used[k] = true;
+        let ow = &net.output_weights[k].0;
         let mut sum: i64 = 0;
         for j in 0..HIDDEN {
             let a = us[j].clamp(0, 255) as i64;
             let c = them[j].clamp(0, 255) as i64;
-            sum += a * a * net.output_weights.0[j] as i64 + c * c * net.output_weights.0[HIDDEN + j] as i64;
+            sum += a * a * ow[j] as i64 + c * c * ow[HIDDEN + j] as i64;
         }
-        let expected = ((sum / 255) + net.output_bias as i64) * 400 / (255 * 64);
-        assert_eq!(horizon::eval::nnue::evaluate_board(&net, &b) as i64, expected, "{}", b.to_fen());
+        let expected = ((sum / 255) + net.output_bias[k] as i64) * 400 / (255 * 64);
+        assert_eq!(horizon::eval::nnue::evaluate_board(net, &b) as i64, expected, "{}", b.to_fen());
     }
+    assert!(used.iter().all(|&u| u), "{buckets} buckets, used {used:?}");
+}
+
+/// Positions with few pieces (random play reaches few of them): 2 to 9 pieces.
+fn endgames() -> Vec<Board> {
+    [
+        "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3K4/4P3/8 b - - 0 1",
+        "8/5r2/4k3/8/8/3K4/4P3/8 w - - 0 1",
+        "8/5r2/4k3/8/8/3K4/4P3/2B5 w - - 0 1",
+        "8/5r2/4k1p1/8/8/3K4/4P3/2B5 w - - 0 1",
+        "8/5r2/4k1p1/8/8/3KN3/4P3/2B5 b - - 0 1",
+        "8/5r2/4k1p1/p7/8/3KN3/4P3/2B5 w - - 0 1",
+        "8/5r2/4k1p1/p7/8/3KN3/4PP2/2B5 w - - 0 1",
+        "8/5r2/1q2k1p1/p7/8/3KN3/4PP2/2B5 w - - 0 1",
+        "8/1p3r2/1q2k1p1/p7/8/3KN3/4PP2/2B5 w - - 0 1",
+        "8/1p3r2/1q2k1p1/p7/8/1R1KN3/4PP2/2B5 w - - 0 1",
+        "8/1p3r2/1q2k1p1/p7/3n4/1R1KN3/4PP2/2B5 w - - 0 1",
+    ]
+    .iter()
+    .map(|f| Board::from_fen(f).unwrap())
+    .collect()
 }
 
 // ---- the search with the network -------------------------------------------------------------
@@ -537,11 +634,21 @@ fn evaluation_follows_the_formula() {
 #[test]
 fn search_with_the_network_checks_every_evaluation() {
     use horizon::search::tt::TranspositionTable;
-    use horizon::search::{Control, Limits, Searcher, Silent};
+    use horizon::search::{Control, Searcher};
     use std::sync::Arc;
     let tt = Arc::new(TranspositionTable::new(4));
     let mut s = Searcher::new(tt, Arc::new(Control::default()));
-    s.set_network(Some(horizon::eval::nnue::default_network()));
+    // The embedded network, and a random one with eight output buckets (captures change
+    // the bucket along the search's lines).
+    let bucketed: Arc<Network> = Arc::from(Network::random_bucketed(12, 8));
+    for net in [horizon::eval::nnue::default_network(), bucketed] {
+        s.set_network(Some(net));
+        search_walk(&mut s);
+    }
+}
+
+fn search_walk(s: &mut horizon::search::Searcher) {
+    use horizon::search::{Limits, Silent};
     for fen in WALK_FENS {
         let mut b = Board::from_fen(fen).unwrap();
         b.set_chess960(fen.contains(" w G") || fen.contains(" w C") || fen.contains(" w H"));

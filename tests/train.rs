@@ -258,19 +258,32 @@ struct SpecNet {
     n: usize,
     w: Vec<i16>,
     b: Vec<i16>,
-    ow: Vec<i16>,
-    ob: i32,
+    /// Per output bucket.
+    ow: Vec<Vec<i16>>,
+    ob: Vec<i32>,
 }
 
 fn decode_spec(bytes: &[u8]) -> SpecNet {
     let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
     assert_eq!(&bytes[0..8], b"HZNNUE\0\0");
-    assert_eq!(u32_at(8), 1);
+    // Version 1: one bucket, the last header field 0; version 2: that field is the bucket
+    // count, 2 to 8 (one bucket is always written as version 1).
+    let buckets = match u32_at(8) {
+        1 => {
+            assert_eq!(u32_at(36), 0);
+            1
+        }
+        2 => {
+            assert!((2..=8).contains(&u32_at(36)), "{}", u32_at(36));
+            u32_at(36) as usize
+        }
+        v => panic!("version {v}"),
+    };
     assert_eq!(u32_at(12), 768);
     let n = u32_at(16) as usize;
     assert_eq!(u32_at(20), 1);
-    assert_eq!((u32_at(24), u32_at(28), u32_at(32), u32_at(36)), (255, 64, 400, 0));
-    assert_eq!(bytes.len(), 40 + 768 * n * 2 + n * 2 + 2 * n * 2 + 4 + 8);
+    assert_eq!((u32_at(24), u32_at(28), u32_at(32)), (255, 64, 400));
+    assert_eq!(bytes.len(), 40 + 768 * n * 2 + n * 2 + buckets * (2 * n * 2 + 4) + 8);
     let end = bytes.len() - 8;
     assert_eq!(u64::from_le_bytes(bytes[end..].try_into().unwrap()), fnv(&bytes[..end]), "checksum");
     let i16s = |from: usize, count: usize| -> Vec<i16> {
@@ -278,10 +291,15 @@ fn decode_spec(bytes: &[u8]) -> SpecNet {
     };
     let w = i16s(40, 768 * n);
     let b = i16s(40 + 768 * n * 2, n);
-    let ow = i16s(40 + 769 * n * 2, 2 * n);
-    let o = 40 + 771 * n * 2;
-    let ob = i32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    let ow = (0..buckets).map(|k| i16s(40 + (769 + 2 * k) * n * 2, 2 * n)).collect();
+    let o = 40 + (769 + 2 * buckets) * n * 2;
+    let ob = (0..buckets).map(|k| i32::from_le_bytes(bytes[o + 4 * k..o + 4 * k + 4].try_into().unwrap())).collect();
     SpecNet { n, w, b, ow, ob }
+}
+
+/// The output bucket by the specification: (pieces − 2) · B / 32.
+fn spec_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces - 2) * buckets / 32
 }
 
 /// The engine's integer evaluation by the specification, for the side to move.
@@ -303,12 +321,13 @@ fn spec_eval(net: &SpecNet, board: &Board) -> i32 {
     }
     let us = board.side_to_move().index();
     let mut sum = 0i32;
-    let (ow_us, ow_them) = net.ow.split_at(net.n);
+    let bucket = spec_bucket(board.occupied().count() as usize, net.ow.len());
+    let (ow_us, ow_them) = net.ow[bucket].split_at(net.n);
     for (((&u, &t), &wu), &wt) in acc[us].iter().zip(&acc[1 - us]).zip(ow_us).zip(ow_them) {
         let (u, t) = ((u as i32).clamp(0, qa), (t as i32).clamp(0, qa));
         sum += u * u * wu as i32 + t * t * wt as i32;
     }
-    (sum / qa + net.ob) * scale / (qa * qb)
+    (sum / qa + net.ob[bucket]) * scale / (qa * qb)
 }
 
 /// The tiny run's hidden size: the engine's (its network reader is built for one size).
@@ -316,10 +335,23 @@ const TINY_HIDDEN: usize = horizon::eval::nnue::HIDDEN;
 
 #[test]
 fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
+    tiny_training_run(1);
+}
+
+#[test]
+fn tiny_training_run_with_eight_output_buckets() {
+    tiny_training_run(8);
+}
+
+/// Trains a network with `buckets` output buckets on a few thousand positions, resumes it,
+/// and checks the file, the engine's reading of it and the checkpoint checks.
+fn tiny_training_run(buckets: usize) {
     // A few thousand positions from very short self-play games.
     let lines = generated_lines(60, 120, 9);
     assert!(lines.len() >= 2000, "only {} positions", lines.len());
-    let (txt, bin, net) = (temp_path("tiny.txt"), temp_path("tiny.bin"), temp_path("tiny.nnue"));
+    let tag = format!("tiny-b{buckets}");
+    let (txt, bin, net) =
+        (temp_path(&format!("{tag}.txt")), temp_path(&format!("{tag}.bin")), temp_path(&format!("{tag}.nnue")));
     std::fs::write(&txt, lines.join("\n")).unwrap();
     convert::run(&convert::Config {
         inputs: vec![txt.clone()],
@@ -332,6 +364,7 @@ fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
 
     let mut cfg = Config::new(vec![bin.clone()], net.clone());
     cfg.hidden = Some(TINY_HIDDEN);
+    cfg.output_buckets = Some(buckets);
     cfg.epochs = 8;
     cfg.batch = 256;
     cfg.threads = 2;
@@ -357,15 +390,23 @@ fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
     // The network file: by the specification, the checkpoint's weights quantised.
     let bytes = std::fs::read(&net).unwrap();
     let spec = decode_spec(&bytes);
-    assert_eq!(spec.n, TINY_HIDDEN);
+    assert_eq!((spec.n, spec.ow.len()), (TINY_HIDDEN, buckets));
     let ckpt = Checkpoint::load(&cfg.checkpoint).unwrap();
-    assert_eq!(ckpt.epochs_done, 8);
-    let l = Layout { n: TINY_HIDDEN };
+    assert_eq!((ckpt.epochs_done, ckpt.buckets), (8, buckets));
+    let l = Layout { n: TINY_HIDDEN, buckets };
     let q = |x: f32, s: f32| (x * s).round() as i64;
     assert!(ckpt.params[l.w()].iter().zip(&spec.w).all(|(&x, &y)| q(x, 255.0) == y as i64));
     assert!(ckpt.params[l.b()].iter().zip(&spec.b).all(|(&x, &y)| q(x, 255.0) == y as i64));
-    assert!(ckpt.params[l.ow()].iter().zip(&spec.ow).all(|(&x, &y)| q(x, 64.0) == y as i64));
-    assert_eq!((ckpt.params[l.ob()] as f64 * 255.0 * 64.0).round() as i64, spec.ob as i64);
+    let spec_ow: Vec<i16> = spec.ow.concat();
+    assert_eq!(spec_ow.len(), l.ow().len());
+    assert!(ckpt.params[l.ow()].iter().zip(&spec_ow).all(|(&x, &y)| q(x, 64.0) == y as i64));
+    for (&x, &y) in ckpt.params[l.ob()].iter().zip(&spec.ob) {
+        assert_eq!((x as f64 * 255.0 * 64.0).round() as i64, y as i64);
+    }
+    if buckets > 1 {
+        // Each bucket learned weights of its own.
+        assert!(spec.ow.windows(2).all(|p| p[0] != p[1]), "two buckets with the same weights");
+    }
 
     let engine_net = horizon::eval::nnue::network::Network::from_bytes(&bytes).expect("the engine reads the file");
     // The integer evaluation is the float network's on the quantised weights, up to the
@@ -377,15 +418,17 @@ fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
     for (d, &w) in dequantised[l.b()].iter_mut().zip(&spec.b) {
         *d = w as f32 / 255.0;
     }
-    for (d, &w) in dequantised[l.ow()].iter_mut().zip(&spec.ow) {
+    for (d, &w) in dequantised[l.ow()].iter_mut().zip(&spec_ow) {
         *d = w as f32 / 64.0;
     }
-    dequantised[l.ob()] = spec.ob as f32 / (255.0 * 64.0);
+    for (d, &b) in dequantised[l.ob()].iter_mut().zip(&spec.ob) {
+        *d = b as f32 / (255.0 * 64.0);
+    }
     for (i, text) in lines.iter().enumerate().step_by(97) {
         let rec = record_of_line(text).unwrap();
         let board = rec.to_board().unwrap();
-        let float = eval_cp(&ckpt.params, TINY_HIDDEN, &rec.to_bytes(), 400.0);
-        let deq = eval_cp(&dequantised, TINY_HIDDEN, &rec.to_bytes(), 400.0);
+        let float = eval_cp(&ckpt.params, l, &rec.to_bytes(), 400.0);
+        let deq = eval_cp(&dequantised, l, &rec.to_bytes(), 400.0);
         let int = spec_eval(&spec, &board);
         assert!((deq - int as f32).abs() <= 2.0, "line {i}: dequantised float {deq} int {int}");
         // The engine's reader and evaluation give the same integer.
@@ -393,13 +436,13 @@ fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
         assert!((float - int as f32).abs() <= 30.0 + 0.1 * float.abs(), "line {i}: float {float} int {int}");
         // Colour symmetry of the float net: the mirrored position scores the same.
         let mirrored = Record::from_board(&board.mirrored(), 0, 1);
-        let fm = eval_cp(&ckpt.params, TINY_HIDDEN, &mirrored.to_bytes(), 400.0);
+        let fm = eval_cp(&ckpt.params, l, &mirrored.to_bytes(), 400.0);
         assert!((float - fm).abs() < 0.01, "line {i}: {float} vs mirrored {fm}");
     }
 
     // Corrupt checkpoints are refused, each with its own message.
     let ck = std::fs::read(&cfg.checkpoint).unwrap();
-    let bad = temp_path("bad.ckpt");
+    let bad = temp_path(&format!("{tag}-bad.ckpt"));
     let mut flipped = ck.clone();
     flipped[100] ^= 1;
     for (bytes, want) in [
@@ -412,10 +455,17 @@ fn tiny_training_run_lowers_the_loss_and_writes_a_valid_network() {
         let e = Checkpoint::load(&bad).unwrap_err();
         assert!(e.contains(want), "{e} lacks {want}");
     }
-    // A --hidden that contradicts the checkpoint.
+    // A --hidden or --output-buckets that contradicts the checkpoint.
+    cfg.output_buckets = Some(buckets % 8 + 1);
+    let e = train::run(&cfg, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap_err();
+    assert!(
+        matches!(&e, train::TrainError::Input(s) if s.contains("--output-buckets") && s.contains("differs")),
+        "{e}"
+    );
+    cfg.output_buckets = None;
     cfg.hidden = Some(64);
     let e = train::run(&cfg, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap_err();
-    assert!(matches!(&e, train::TrainError::Input(s) if s.contains("differs")), "{e}");
+    assert!(matches!(&e, train::TrainError::Input(s) if s.contains("--hidden") && s.contains("differs")), "{e}");
     for p in [txt, bin, net.clone(), format!("{net}.ckpt"), bad] {
         let _ = std::fs::remove_file(p);
     }
@@ -457,15 +507,15 @@ fn quantisation_error() {
         return;
     };
     let ckpt = Checkpoint::load(&ckpt).unwrap();
-    let n = ckpt.hidden;
-    let spec = decode_spec(&horizon::train::export::network_bytes(&ckpt.params, n));
+    let l = ckpt.layout();
+    let spec = decode_spec(&horizon::train::export::network_bytes(&ckpt.params, l));
     let bytes = std::fs::read(&data).unwrap();
     let (mut sum, mut max, mut count, mut sum_abs) = (0.0f64, 0.0f64, 0usize, 0.0f64);
     for raw in bytes.chunks_exact(RECORD_SIZE).take(20_000) {
         let raw: &[u8; 32] = raw.try_into().unwrap();
         let rec = Record::from_bytes(raw).unwrap();
         let Ok(board) = rec.to_board() else { continue };
-        let float = eval_cp(&ckpt.params, n, raw, 400.0) as f64;
+        let float = eval_cp(&ckpt.params, l, raw, 400.0) as f64;
         let int = spec_eval(&spec, &board) as f64;
         sum += (float - int).abs();
         sum_abs += float.abs();
@@ -572,11 +622,13 @@ fn fitted_wdl_scale_finds_the_scale_of_the_results() {
     assert_eq!(fit_wdl_scale(&[]), None);
 }
 
-/// The loss and the gradient of the output bias for one network and one record.
+/// The loss and the gradient of the output bias for one network with one output bucket and
+/// one record.
 fn loss_and_bias_gradient(params: &[f32], n: usize, raw: &horizon::record::RawRecord, spec: LossSpec) -> (f64, f32) {
     let mut grad = vec![0.0; params.len()];
-    let loss = run_slice(params, n, std::slice::from_ref(raw), spec, Some(&mut grad), &mut Scratch::new(n));
-    (loss, grad[Layout { n }.ob()])
+    let l = Layout::single(n);
+    let loss = run_slice(params, l, std::slice::from_ref(raw), spec, Some(&mut grad), &mut Scratch::new(n));
+    (loss, grad[l.ob().start])
 }
 
 #[test]
@@ -586,24 +638,25 @@ fn the_wdl_scale_changes_the_loss_but_not_the_centipawn_scale_of_the_output() {
     // score, whatever the scale.
     let n = 16;
     let raw = Record::from_board(&Board::startpos(), 240, 1).to_bytes();
-    let mut params = vec![0.0f32; Layout { n }.len()];
+    let ob = Layout::single(n).ob().start;
+    let mut params = vec![0.0f32; Layout::single(n).len()];
     for wdl_scale in [150.0, 400.0, 1000.0] {
         let spec = LossSpec { lambda: 0.0, wdl_scale };
-        params[Layout { n }.ob()] = 240.0 / horizon::eval::nnue::SCALE as f32;
+        params[ob] = 240.0 / horizon::eval::nnue::SCALE as f32;
         let (loss, g) = loss_and_bias_gradient(&params, n, &raw, spec);
         assert!(loss < 1e-12 && g.abs() < 1e-6, "scale {wdl_scale}: loss {loss}, gradient {g}");
         // Off the optimum the analytic gradient matches a central difference.
         for out_cp in [-300.0f32, 100.0, 700.0] {
             let h = 1e-3f32;
-            let ob = out_cp / horizon::eval::nnue::SCALE as f32;
-            params[Layout { n }.ob()] = ob + h;
+            let bias = out_cp / horizon::eval::nnue::SCALE as f32;
+            params[ob] = bias + h;
             let (up, _) = loss_and_bias_gradient(&params, n, &raw, spec);
-            params[Layout { n }.ob()] = ob - h;
+            params[ob] = bias - h;
             let (down, _) = loss_and_bias_gradient(&params, n, &raw, spec);
-            params[Layout { n }.ob()] = ob;
+            params[ob] = bias;
             let (_, g) = loss_and_bias_gradient(&params, n, &raw, spec);
             let numeric = ((up - down) / (2.0 * h as f64)) as f32;
-            assert!(g.signum() == (ob * 400.0 - 240.0).signum(), "scale {wdl_scale}, {out_cp} cp: gradient {g}");
+            assert!(g.signum() == (bias * 400.0 - 240.0).signum(), "scale {wdl_scale}, {out_cp} cp: gradient {g}");
             assert!(
                 (g - numeric).abs() <= 0.02 * numeric.abs() + 1e-6,
                 "scale {wdl_scale}, {out_cp} cp: {g} vs {numeric}"

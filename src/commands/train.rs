@@ -5,19 +5,20 @@
 use super::args::{ArgError, Args, THREADS};
 use super::output::{emit, say};
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
-use crate::train::network::{HIDDEN_MULTIPLE, MAX_HIDDEN};
+use crate::train::network::{HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use crate::train::{self, Config, Output, WdlScale};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "train",
-    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--epochs E] [--lambda L] [--lr X] [--batch B]\n                                   [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit]",
+    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--epochs E] [--lambda L] [--lr X] [--batch B]\n                                   [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit]",
     run,
     claims: None,
 };
 
-const USAGE: &str = "usage: horizon train DATA.bin... --out NET.nnue [--hidden N] [--epochs E] [--lambda L] \
+const USAGE: &str =
+    "usage: horizon train DATA.bin... --out NET.nnue [--hidden N] [--output-buckets B] [--epochs E] [--lambda L] \
 [--lr X] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit]";
 
 /// The progress line is redrawn this often on a terminal ...
@@ -54,6 +55,7 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
         &[
             "--out",
             "--hidden",
+            "--output-buckets",
             "--epochs",
             "--lambda",
             "--lr",
@@ -71,6 +73,7 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
     let out = a.value("--out").filter(|o| !o.is_empty()).ok_or_else(|| ArgError::Required("--out NET".into()))?;
     let mut cfg = Config::new(data, out.to_string());
     cfg.hidden = a.value("--hidden").map(hidden).transpose()?;
+    cfg.output_buckets = a.number("--output-buckets", 1..=MAX_OUTPUT_BUCKETS)?;
     cfg.epochs = a.number("--epochs", EPOCHS)?.unwrap_or(cfg.epochs);
     cfg.lambda = a.real("--lambda", 0.0..=1.0)?.map_or(cfg.lambda, |x| x as f32);
     cfg.lr = a.real("--lr", LR)?.map_or(cfg.lr, |x| x as f32);

@@ -59,7 +59,8 @@ impl Searcher {
     pub(super) fn evaluate(&mut self, ply: usize) -> i32 {
         match self.nnue.as_mut() {
             Some(n) => {
-                let e = nnue::evaluate(&n.net, n.stack.get(ply, &n.net), self.board.side_to_move());
+                let (side, pieces) = (self.board.side_to_move(), self.board.occupied().count());
+                let e = nnue::evaluate(&n.net, n.stack.get(ply, &n.net), side, pieces);
                 // Debug builds check every incremental evaluation against a full refresh.
                 debug_assert_eq!(e, nnue::evaluate_board(&n.net, &self.board), "{}", self.board.to_fen());
                 e.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)

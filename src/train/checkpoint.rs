@@ -5,33 +5,40 @@
 //! | offset | field |
 //! |---|---|
 //! | 0 | magic `b"HZCKPT\0\0"` |
-//! | 8 | version u32 = 1 |
+//! | 8 | version u32 = 2 |
 //! | 12 | hidden size N u32 |
 //! | 16 | epochs completed u32 |
 //! | 20 | validation share f32 |
 //! | 24 | seed u64 (decides the validation split) |
 //! | 32 | random generator state u64 (the next epoch's shuffle) |
 //! | 40 | optimiser step count u64 |
-//! | 48 | parameters f32 `[P]`, then Adam's first moments `[P]`, then second moments `[P]` |
+//! | 48 | output buckets B u32 |
+//! | 52 | reserved u32 = 0 |
+//! | 56 | parameters f32 `[P]`, then Adam's first moments `[P]`, then second moments `[P]` |
 //! | end−8 | FNV-1a 64 of every byte before it |
 //!
-//! `P = 771·N + 1` (see `network::Layout`).
+//! `P = 769·N + B·(2N + 1)` (see `network::Layout`). Version 1, from before output buckets,
+//! is the same without the two fields at 48 (B = 1, parameters from 48); it is still read.
 
 use super::adamw::AdamW;
-use super::network::{Layout, HIDDEN_MULTIPLE, MAX_HIDDEN};
+use super::network::{Layout, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use crate::eval::nnue::network::fnv1a64;
 
 /// Checkpoint magic.
 pub const MAGIC: &[u8; 8] = b"HZCKPT\0\0";
-/// Checkpoint format version.
-pub const VERSION: u32 = 1;
-/// Bytes before the parameters.
-const HEADER_SIZE: usize = 48;
+/// Checkpoint format version written.
+pub const VERSION: u32 = 2;
+/// The version from before output buckets, still read.
+pub const VERSION_ONE_BUCKET: u32 = 1;
+/// Bytes before the parameters, in version 2 and in version 1.
+const HEADER_SIZE: usize = 56;
+const HEADER_SIZE_V1: usize = 48;
 
 /// A training run's state between epochs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
     pub hidden: usize,
+    pub buckets: usize,
     pub epochs_done: u32,
     pub val_share: f32,
     pub seed: u64,
@@ -40,13 +47,18 @@ pub struct Checkpoint {
     pub adam: AdamW,
 }
 
-fn size_for(n: usize) -> usize {
-    HEADER_SIZE + 3 * 4 * Layout { n }.len() + 8
+fn size_for(header: usize, l: Layout) -> usize {
+    header + 3 * 4 * l.len() + 8
 }
 
 impl Checkpoint {
+    /// The parameters' layout.
+    pub fn layout(&self) -> Layout {
+        Layout { n: self.hidden, buckets: self.buckets }
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(size_for(self.hidden));
+        let mut b = Vec::with_capacity(size_for(HEADER_SIZE, self.layout()));
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
         b.extend_from_slice(&(self.hidden as u32).to_le_bytes());
@@ -55,6 +67,8 @@ impl Checkpoint {
         b.extend_from_slice(&self.seed.to_le_bytes());
         b.extend_from_slice(&self.rng_state.to_le_bytes());
         b.extend_from_slice(&self.adam.step.to_le_bytes());
+        b.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        b.extend_from_slice(&0u32.to_le_bytes());
         for v in [&self.params, &self.adam.m, &self.adam.v] {
             for x in v.iter() {
                 b.extend_from_slice(&x.to_le_bytes());
@@ -68,7 +82,7 @@ impl Checkpoint {
     /// Reads a checkpoint, checking magic, version, size and checksum, each with its own
     /// message.
     pub fn from_bytes(b: &[u8]) -> Result<Checkpoint, String> {
-        if b.len() < HEADER_SIZE + 8 {
+        if b.len() < HEADER_SIZE_V1 + 8 {
             return Err(format!("checkpoint: file too short ({} bytes)", b.len()));
         }
         if &b[0..8] != MAGIC {
@@ -77,25 +91,41 @@ impl Checkpoint {
         let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
         let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
         let version = u32_at(8);
-        if version != VERSION {
-            return Err(format!("checkpoint: format version {version} (this build reads {VERSION})"));
+        if version != VERSION && version != VERSION_ONE_BUCKET {
+            return Err(format!(
+                "checkpoint: format version {version} (this build reads {VERSION_ONE_BUCKET} and {VERSION})"
+            ));
         }
         let hidden = u32_at(12) as usize;
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_MULTIPLE) {
             return Err(format!("checkpoint: hidden size {hidden} out of range"));
         }
-        let want = size_for(hidden);
+        let (header, buckets) = if version == VERSION_ONE_BUCKET {
+            (HEADER_SIZE_V1, 1)
+        } else if b.len() < HEADER_SIZE + 8 {
+            return Err(format!("checkpoint: file too short ({} bytes)", b.len()));
+        } else {
+            (HEADER_SIZE, u32_at(48) as usize)
+        };
+        if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
+            return Err(format!("checkpoint: output bucket count {buckets} out of range (1..={MAX_OUTPUT_BUCKETS})"));
+        }
+        let layout = Layout { n: hidden, buckets };
+        let want = size_for(header, layout);
         if b.len() != want {
-            return Err(format!("checkpoint: size {} bytes, expected {want} for hidden size {hidden}", b.len()));
+            return Err(format!(
+                "checkpoint: size {} bytes, expected {want} for hidden size {hidden} and {buckets} output bucket(s)",
+                b.len()
+            ));
         }
         let stored = u64_at(want - 8);
         let found = fnv1a64(&b[..want - 8]);
         if stored != found {
             return Err(format!("checkpoint: bad checksum (expected {stored:#018x}, found {found:#018x})"));
         }
-        let p = Layout { n: hidden }.len();
+        let p = layout.len();
         let floats = |k: usize| -> Vec<f32> {
-            let start = HEADER_SIZE + k * 4 * p;
+            let start = header + k * 4 * p;
             b[start..start + 4 * p]
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
@@ -104,6 +134,7 @@ impl Checkpoint {
         let val_share = f32::from_le_bytes(b[20..24].try_into().expect("4 bytes"));
         Ok(Checkpoint {
             hidden,
+            buckets,
             epochs_done: u32_at(16),
             val_share,
             seed: u64_at(24),

@@ -5,16 +5,16 @@
 //! | offset | field |
 //! |---|---|
 //! | 0 | magic `b"HZNNUE\0\0"` |
-//! | 8 | format version u32 = 1 |
+//! | 8 | format version u32: 1 with one output bucket, 2 with more |
 //! | 12 | input count u32 = 768 |
 //! | 16 | hidden size N u32 (1..=4096, a multiple of 16) |
 //! | 20 | activation u32: 1 = SCReLU |
 //! | 24 | QA u32, 28 QB u32, 32 SCALE u32 |
-//! | 36 | reserved u32 = 0 |
+//! | 36 | output buckets B u32 (1..=8) in version 2; reserved, 0, in version 1 (B = 1) |
 //! | 40 | feature weights i16 `[768][N]`, feature-major |
 //! |    | feature bias i16 `[N]` |
-//! |    | output weights i16 `[2N]` (side to move first) |
-//! |    | output bias i32 |
+//! |    | output weights i16 `[B][2N]` (per bucket, side to move first) |
+//! |    | output biases i32 `[B]` |
 //! | end−8 | checksum u64: FNV-1a 64 of every byte before it |
 //!
 //! Quantisation: feature weights and biases `round(x · QA)`, output weights `round(x · QB)`,
@@ -23,7 +23,7 @@
 //! `screlu(x) = clamp(x, 0, QA)²`.
 
 use super::network::Layout;
-use crate::eval::nnue::network::{fnv1a64, ACTIVATION_SCRELU, MAGIC, VERSION};
+use crate::eval::nnue::network::{fnv1a64, version_and_bucket_field, ACTIVATION_SCRELU, MAGIC};
 use crate::eval::nnue::INPUTS;
 
 // The format's constants are the engine's reader's, defined once in `eval::nnue`.
@@ -35,12 +35,13 @@ fn q16(x: f32, scale: i32) -> i16 {
     (x * scale as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16
 }
 
-/// The quantised network file of float parameters `params` with hidden size `n`.
-pub fn network_bytes(params: &[f32], n: usize) -> Vec<u8> {
-    let l = Layout { n };
-    let mut out = Vec::with_capacity(file_size(n));
+/// The quantised network file of float parameters `params` laid out as `l`.
+pub fn network_bytes(params: &[f32], l: Layout) -> Vec<u8> {
+    let mut out = Vec::with_capacity(file_size(l.n, l.buckets));
     out.extend_from_slice(&MAGIC);
-    for v in [VERSION, INPUTS as u32, n as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32, 0] {
+    let (version, bucket_field) = version_and_bucket_field(l.buckets);
+    let header = [version, INPUTS as u32, l.n as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32];
+    for v in header.into_iter().chain([bucket_field]) {
         out.extend_from_slice(&v.to_le_bytes());
     }
     for &x in &params[l.w()] {
@@ -52,11 +53,13 @@ pub fn network_bytes(params: &[f32], n: usize) -> Vec<u8> {
     for &x in &params[l.ow()] {
         out.extend_from_slice(&q16(x, QB).to_le_bytes());
     }
-    let ob = (params[l.ob()] as f64 * (QA * QB) as f64).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
-    out.extend_from_slice(&ob.to_le_bytes());
+    for &x in &params[l.ob()] {
+        let ob = (x as f64 * (QA * QB) as f64).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
+        out.extend_from_slice(&ob.to_le_bytes());
+    }
     let sum = fnv1a64(&out);
     out.extend_from_slice(&sum.to_le_bytes());
-    debug_assert_eq!(out.len(), file_size(n));
+    debug_assert_eq!(out.len(), file_size(l.n, l.buckets));
     out
 }
 

@@ -32,12 +32,14 @@ pub mod rng;
 use adamw::AdamW;
 use checkpoint::Checkpoint;
 pub use error::TrainError;
-use network::{run_slice, Layout, LossSpec, Scratch, HIDDEN_MULTIPLE, MAX_HIDDEN};
+use network::{run_slice, Layout, LossSpec, Scratch, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use rng::Rng;
 use std::time::Instant;
 
 /// Default hidden size.
 pub const DEFAULT_HIDDEN: usize = crate::eval::nnue::HIDDEN;
+/// Default number of output buckets: one, the architecture of every network so far.
+pub const DEFAULT_OUTPUT_BUCKETS: usize = 1;
 /// Default number of epochs.
 pub const DEFAULT_EPOCHS: u32 = 10;
 /// Default weight of the game result in the target (the rest is the search score): 0, the
@@ -76,6 +78,8 @@ pub struct Config {
     pub checkpoint: String,
     /// `None`: [`DEFAULT_HIDDEN`], or the checkpoint's when resuming.
     pub hidden: Option<usize>,
+    /// `None`: [`DEFAULT_OUTPUT_BUCKETS`], or the checkpoint's when resuming.
+    pub output_buckets: Option<usize>,
     /// Total epochs (a resumed run continues up to this number).
     pub epochs: u32,
     pub lambda: f32,
@@ -97,6 +101,7 @@ impl Config {
             data,
             out,
             hidden: None,
+            output_buckets: None,
             epochs: DEFAULT_EPOCHS,
             lambda: DEFAULT_LAMBDA,
             lr: DEFAULT_LR,
@@ -155,7 +160,7 @@ struct Worker {
 /// The mean loss of `records` (forward only), over `workers.len()` threads.
 fn mean_loss(
     params: &[f32],
-    n: usize,
+    l: Layout,
     records: &[crate::record::RawRecord],
     spec: LossSpec,
     workers: &mut [Worker],
@@ -166,7 +171,7 @@ fn mean_loss(
     let per = records.len().div_ceil(workers.len());
     std::thread::scope(|s| {
         for (chunk, w) in records.chunks(per).zip(workers.iter_mut()) {
-            s.spawn(move || w.loss = run_slice(params, n, chunk, spec, None, &mut w.scratch));
+            s.spawn(move || w.loss = run_slice(params, l, chunk, spec, None, &mut w.scratch));
         }
     });
     let sum: f64 = workers.iter().take(records.len().div_ceil(per)).map(|w| w.loss).sum();
@@ -177,7 +182,7 @@ fn mean_loss(
 /// the batch's summed loss (before the update).
 fn train_batch(
     params: &mut [f32],
-    n: usize,
+    l: Layout,
     batch: &[crate::record::RawRecord],
     spec: LossSpec,
     workers: &mut [Worker],
@@ -194,12 +199,12 @@ fn train_batch(
             for (chunk, w) in jobs {
                 s.spawn(move || {
                     w.grad.fill(0.0);
-                    w.loss = run_slice(params, n, chunk, spec, Some(&mut w.grad), &mut w.scratch);
+                    w.loss = run_slice(params, l, chunk, spec, Some(&mut w.grad), &mut w.scratch);
                 });
             }
             if let Some((chunk, w)) = first {
                 w.grad.fill(0.0);
-                w.loss = run_slice(params, n, chunk, spec, Some(&mut w.grad), &mut w.scratch);
+                w.loss = run_slice(params, l, chunk, spec, Some(&mut w.grad), &mut w.scratch);
             }
         });
     }
@@ -215,7 +220,7 @@ fn train_batch(
     for a in g.iter_mut() {
         *a *= inv;
     }
-    adam.update(params, g, lr, Layout { n });
+    adam.update(params, g, lr, l);
     workers[..used].iter().map(|w| w.loss).sum()
 }
 
@@ -223,16 +228,24 @@ fn train_batch(
 pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainError> {
     // 1. The starting state: a checkpoint, or fresh weights.
     let resumed = cfg.resume.as_deref().map(Checkpoint::load).transpose()?;
-    let (n, seed, val_share) = match &resumed {
+    let (n, buckets, seed, val_share) = match &resumed {
         Some(c) => {
             if let Some(h) = cfg.hidden.filter(|&h| h != c.hidden) {
                 return Err(format!("--hidden {h} differs from the checkpoint's hidden size {}", c.hidden).into());
             }
-            (c.hidden, c.seed, c.val_share)
+            if let Some(b) = cfg.output_buckets.filter(|&b| b != c.buckets) {
+                return Err(
+                    format!("--output-buckets {b} differs from the checkpoint's bucket count {}", c.buckets).into()
+                );
+            }
+            (c.hidden, c.buckets, c.seed, c.val_share)
         }
-        None => {
-            (cfg.hidden.unwrap_or(DEFAULT_HIDDEN), cfg.seed.unwrap_or(DEFAULT_SEED), cfg.val.unwrap_or(DEFAULT_VAL))
-        }
+        None => (
+            cfg.hidden.unwrap_or(DEFAULT_HIDDEN),
+            cfg.output_buckets.unwrap_or(DEFAULT_OUTPUT_BUCKETS),
+            cfg.seed.unwrap_or(DEFAULT_SEED),
+            cfg.val.unwrap_or(DEFAULT_VAL),
+        ),
     };
     if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_MULTIPLE) {
         return Err(format!(
@@ -240,7 +253,10 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         )
         .into());
     }
-    let layout = Layout { n };
+    if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
+        return Err(format!("output bucket count {buckets} must be from 1 to {MAX_OUTPUT_BUCKETS}").into());
+    }
+    let layout = Layout { n, buckets };
 
     // 2. Data, shuffled with the seed and split.
     let load_start = Instant::now();
@@ -295,14 +311,14 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
             (c.params, c.adam, c.epochs_done + 1)
         }
         None => {
-            let p = network::init_params(n, &mut rng);
+            let p = network::init_params(layout, &mut rng);
             let a = AdamW::new(p.len());
             (p, a, 1)
         }
     };
     let threads = cfg.threads.max(1);
     (out.line)(&format!(
-        "network (768 -> {n}) x 2 -> 1, {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, wdl scale {wdl_scale}, lr {} (cosine to x{LR_FINAL_FRACTION}), epochs {first_epoch}..={}",
+        "network (768 -> {n}) x 2 -> 1, {buckets} output bucket(s), {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, wdl scale {wdl_scale}, lr {} (cosine to x{LR_FINAL_FRACTION}), epochs {first_epoch}..={}",
         layout.len(),
         cfg.batch,
         cfg.lambda,
@@ -326,7 +342,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         for (b, batch) in train.chunks(cfg.batch).enumerate() {
             let done = (epoch as u64 - 1) * batches_per_epoch + b as u64;
             lr = learning_rate(cfg.lr, done, total_batches);
-            loss_sum += train_batch(&mut params, n, batch, spec, &mut workers, &mut adam, lr);
+            loss_sum += train_batch(&mut params, layout, batch, spec, &mut workers, &mut adam, lr);
             seen += batch.len();
             let secs = epoch_start.elapsed().as_secs_f64().max(1e-9);
             let rate = seen as f64 / secs;
@@ -344,11 +360,12 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         }
         let train_secs = epoch_start.elapsed().as_secs_f64().max(1e-9);
         let train_loss = loss_sum / train.len() as f64;
-        let val_loss = (!val.is_empty()).then(|| mean_loss(&params, n, val, spec, &mut workers));
+        let val_loss = (!val.is_empty()).then(|| mean_loss(&params, layout, val, spec, &mut workers));
 
         // 4. Save: checkpoint first, then the network.
         let ckpt = Checkpoint {
             hidden: n,
+            buckets,
             epochs_done: epoch,
             val_share,
             seed,
@@ -357,7 +374,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
             adam: adam.clone(),
         };
         export::write_atomic(&cfg.checkpoint, &ckpt.to_bytes()).map_err(TrainError::Write)?;
-        export::write_atomic(&cfg.out, &export::network_bytes(&params, n)).map_err(TrainError::Write)?;
+        export::write_atomic(&cfg.out, &export::network_bytes(&params, layout)).map_err(TrainError::Write)?;
 
         let elapsed = run_start.elapsed().as_secs_f64();
         let per_epoch = elapsed / (epoch - first_epoch + 1) as f64;

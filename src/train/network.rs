@@ -4,19 +4,21 @@
 //! (`(side * 6 + piece) * 64 + square`, `side` 0 for the perspective's own pieces, the square
 //! flipped vertically for Black), a hidden layer of `N` neurons shared by both perspectives,
 //! SCReLU (`clamp(x, 0, 1)²`), and one output from `[side to move, other side]`:
-//! `out = Σ screlu(us)·ow[..N] + Σ screlu(them)·ow[N..] + ob`, with `out · SCALE ≈ centipawns`.
+//! `out = Σ screlu(us)·ow[..N] + Σ screlu(them)·ow[N..] + ob`, with `out · SCALE ≈ centipawns`,
+//! where `ow` and `ob` are those of the position's output bucket (one of `B`, chosen by the
+//! number of pieces: `eval::nnue::output_bucket`).
 //!
 //! All parameters live in one flat `f32` vector (see [`Layout`]) so the optimiser, the
 //! gradient reduction and checkpoints treat them alike.
 
-use crate::eval::nnue::{raw_feature_index, SCALE};
+use crate::eval::nnue::{output_bucket, raw_feature_index, SCALE};
 use crate::record::RawRecord;
 
 /// Inputs per perspective (2 sides × 6 pieces × 64 squares), the hidden sizes the file
 /// format allows (a multiple of `HIDDEN_MULTIPLE`, also the width of the partial sums below,
 /// up to `MAX_HIDDEN`): the engine's definitions.
 pub use crate::eval::nnue::network::{HIDDEN_MULTIPLE, MAX_HIDDEN};
-pub use crate::eval::nnue::INPUTS;
+pub use crate::eval::nnue::{INPUTS, MAX_OUTPUT_BUCKETS};
 /// Most pieces on the board, hence active features per perspective.
 pub const MAX_ACTIVE: usize = 32;
 /// Initial first-layer weights are uniform in ±this (30 active inputs give accumulators of
@@ -28,13 +30,19 @@ pub const INIT_OUTPUT_RANGE: f32 = 0.1;
 /// stay far inside i16 after quantisation).
 pub const FEATURE_CLIP: f32 = 1.98;
 
-/// Where each parameter block lies in the flat vector, for hidden size `n`.
+/// Where each parameter block lies in the flat vector, for hidden size `n` and `buckets`
+/// output buckets. With one bucket it is the layout from before output buckets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub n: usize,
+    pub buckets: usize,
 }
 
 impl Layout {
+    /// The layout of a network with one output bucket.
+    pub fn single(n: usize) -> Layout {
+        Layout { n, buckets: 1 }
+    }
     /// Feature weights `[768][n]`, feature-major.
     pub fn w(&self) -> std::ops::Range<usize> {
         0..INPUTS * self.n
@@ -43,26 +51,31 @@ impl Layout {
     pub fn b(&self) -> std::ops::Range<usize> {
         INPUTS * self.n..(INPUTS + 1) * self.n
     }
-    /// Output weights `[2n]`: side to move first.
+    /// Output weights `[buckets][2n]`: per bucket, side to move first.
     pub fn ow(&self) -> std::ops::Range<usize> {
-        (INPUTS + 1) * self.n..(INPUTS + 3) * self.n
+        (INPUTS + 1) * self.n..(INPUTS + 1 + 2 * self.buckets) * self.n
     }
-    /// Output bias.
-    pub fn ob(&self) -> usize {
-        (INPUTS + 3) * self.n
+    /// The output weights `[2n]` of bucket `k`.
+    pub fn ow_of(&self, k: usize) -> std::ops::Range<usize> {
+        let start = (INPUTS + 1 + 2 * k) * self.n;
+        start..start + 2 * self.n
+    }
+    /// Output biases `[buckets]`.
+    pub fn ob(&self) -> std::ops::Range<usize> {
+        let start = self.ow().end;
+        start..start + self.buckets
     }
     /// Number of parameters.
     pub fn len(&self) -> usize {
-        self.ob() + 1
+        self.ob().end
     }
     pub fn is_empty(&self) -> bool {
         false
     }
 }
 
-/// Fresh random parameters for hidden size `n`.
-pub fn init_params(n: usize, rng: &mut super::rng::Rng) -> Vec<f32> {
-    let l = Layout { n };
+/// Fresh random parameters for the layout `l`.
+pub fn init_params(l: Layout, rng: &mut super::rng::Rng) -> Vec<f32> {
     let mut p = vec![0.0f32; l.len()];
     for x in &mut p[l.w()] {
         *x = rng.uniform(INIT_FEATURE_RANGE);
@@ -74,7 +87,7 @@ pub fn init_params(n: usize, rng: &mut super::rng::Rng) -> Vec<f32> {
 }
 
 /// The active feature indices of a record for White's and Black's perspective; returns how
-/// many there are. The record must be valid (decoded once when loaded).
+/// many there are (the number of pieces). The record must be valid (decoded once when loaded).
 #[inline(always)]
 pub fn features(raw: &RawRecord, white: &mut [u16; MAX_ACTIVE], black: &mut [u16; MAX_ACTIVE]) -> usize {
     let mut occ = u64::from_le_bytes([raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7]]);
@@ -179,7 +192,7 @@ pub const FIT_STEPS: usize = 40;
 /// count: the caller scales). Chooses an AVX2 build of the same code when the CPU has it.
 pub fn run_slice(
     params: &[f32],
-    n: usize,
+    l: Layout,
     records: &[RawRecord],
     spec: LossSpec,
     grad: Option<&mut [f32]>,
@@ -190,10 +203,10 @@ pub fn run_slice(
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
             // SAFETY: the CPU supports AVX2 and FMA (checked just above), which is all that
             // `run_slice_avx2` requires beyond safe Rust.
-            return unsafe { run_slice_avx2(params, n, records, spec, grad, scratch) };
+            return unsafe { run_slice_avx2(params, l, records, spec, grad, scratch) };
         }
     }
-    run_slice_body(params, n, records, spec, grad, scratch)
+    run_slice_body(params, l, records, spec, grad, scratch)
 }
 
 /// [`run_slice_body`] compiled for AVX2 + FMA.
@@ -204,13 +217,13 @@ pub fn run_slice(
 #[target_feature(enable = "avx2,fma")]
 unsafe fn run_slice_avx2(
     params: &[f32],
-    n: usize,
+    l: Layout,
     records: &[RawRecord],
     spec: LossSpec,
     grad: Option<&mut [f32]>,
     scratch: &mut Scratch,
 ) -> f64 {
-    run_slice_body(params, n, records, spec, grad, scratch)
+    run_slice_body(params, l, records, spec, grad, scratch)
 }
 
 /// `Σ_j screlu(acc[j]) · w[j]` with 16 partial sums, so the loop vectorises.
@@ -242,18 +255,15 @@ fn accumulate(acc: &mut [f32], bias: &[f32], w: &[f32], feats: &[u16], n: usize)
 #[inline(always)]
 fn run_slice_body(
     params: &[f32],
-    n: usize,
+    l: Layout,
     records: &[RawRecord],
     spec: LossSpec,
     mut grad: Option<&mut [f32]>,
     s: &mut Scratch,
 ) -> f64 {
-    let l = Layout { n };
+    let n = l.n;
     let w = &params[l.w()];
     let bias = &params[l.b()];
-    let ow = &params[l.ow()];
-    let (ow_us, ow_them) = ow.split_at(n);
-    let ob = params[l.ob()];
     let mut white = [0u16; MAX_ACTIVE];
     let mut black = [0u16; MAX_ACTIVE];
     let mut loss = 0.0f64;
@@ -264,10 +274,13 @@ fn run_slice_body(
         let (us, them) =
             if raw[24] == 0 { (&white[..count], &black[..count]) } else { (&black[..count], &white[..count]) };
 
-        // 2. Forward: accumulators, SCReLU, output, sigmoid.
+        // 2. Forward: accumulators, SCReLU, the output bucket's layer, sigmoid.
         accumulate(&mut s.acc_us, bias, w, us, n);
         accumulate(&mut s.acc_them, bias, w, them, n);
-        let out = screlu_dot(&s.acc_us, ow_us) + screlu_dot(&s.acc_them, ow_them) + ob;
+        let bucket = output_bucket(count as u32, l.buckets);
+        let (ow_us, ow_them) = params[l.ow_of(bucket)].split_at(n);
+        let ob_at = l.ob().start + bucket;
+        let out = screlu_dot(&s.acc_us, ow_us) + screlu_dot(&s.acc_them, ow_them) + params[ob_at];
         let p = sigmoid(out * factor);
         let err = p - target(raw, spec.lambda, spec.wdl_scale);
         loss += (err * err) as f64;
@@ -275,11 +288,11 @@ fn run_slice_body(
 
         // 3. Backward: d(err²)/d(out), then the output layer ...
         let d_out = 2.0 * err * p * (1.0 - p) * factor;
+        g[ob_at] += d_out;
         let (gw, rest) = g.split_at_mut(l.b().start);
         let (gb, rest) = rest.split_at_mut(n);
-        let (gow, gob) = rest.split_at_mut(2 * n);
-        gob[0] += d_out;
-        let (gow_us, gow_them) = gow.split_at_mut(n);
+        let ow_start = l.ow_of(bucket).start - l.ow().start;
+        let (gow_us, gow_them) = rest[ow_start..ow_start + 2 * n].split_at_mut(n);
         for j in 0..n {
             let a_us = s.acc_us[j].clamp(0.0, 1.0);
             let a_them = s.acc_them[j].clamp(0.0, 1.0);
@@ -307,8 +320,8 @@ fn run_slice_body(
 
 /// The float network's output for a record, in centipawns for the side to move (for tests
 /// and the quantisation check).
-pub fn eval_cp(params: &[f32], n: usize, raw: &RawRecord, scale: f32) -> f32 {
-    let l = Layout { n };
+pub fn eval_cp(params: &[f32], l: Layout, raw: &RawRecord, scale: f32) -> f32 {
+    let n = l.n;
     let mut white = [0u16; MAX_ACTIVE];
     let mut black = [0u16; MAX_ACTIVE];
     let count = features(raw, &mut white, &mut black);
@@ -316,7 +329,8 @@ pub fn eval_cp(params: &[f32], n: usize, raw: &RawRecord, scale: f32) -> f32 {
     let mut s = Scratch::new(n);
     accumulate(&mut s.acc_us, &params[l.b()], &params[l.w()], us, n);
     accumulate(&mut s.acc_them, &params[l.b()], &params[l.w()], them, n);
-    let ow = &params[l.ow()];
-    let out = screlu_dot(&s.acc_us, &ow[..n]) + screlu_dot(&s.acc_them, &ow[n..]) + params[l.ob()];
+    let bucket = output_bucket(count as u32, l.buckets);
+    let ow = &params[l.ow_of(bucket)];
+    let out = screlu_dot(&s.acc_us, &ow[..n]) + screlu_dot(&s.acc_them, &ow[n..]) + params[l.ob().start + bucket];
     out * scale
 }

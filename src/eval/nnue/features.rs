@@ -15,6 +15,26 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// The network's output times `SCALE` is centipawns.
 pub const SCALE: i32 = 400;
+/// The most output buckets a network may have: sets of output weights and bias, one chosen
+/// per position by the number of pieces on the board ([`output_bucket`]).
+pub const MAX_OUTPUT_BUCKETS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces (kings included) in a network with
+/// `buckets` buckets: `(pieces − 2) · buckets / 32`, so the 31 piece counts from 2 to 32 are
+/// split into `buckets` nearly equal ranges (with 8: 2–5, 6–9, …, 30–32). Any count and any
+/// `buckets` from 0 give a bucket below `buckets.max(1)`.
+#[inline(always)]
+pub const fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    // Counts outside 2..=32 (only from odd FENs) take the nearest end.
+    let above_kings = if pieces < 2 {
+        0
+    } else if pieces > 32 {
+        30
+    } else {
+        pieces - 2
+    };
+    above_kings as usize * buckets / 32
+}
 
 /// The input feature of `color`'s `piece` on `sq` seen from `perspective`:
 /// `(side * 6 + piece) * 64 + square'`, where `side` is 0 for the perspective's own pieces

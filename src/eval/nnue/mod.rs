@@ -1,7 +1,8 @@
 //! NNUE: an efficiently updatable neural network evaluation.
 //!
 //! The network is a perspective network `(768 → HIDDEN) × 2 → 1` with a squared clipped ReLU
-//! (SCReLU), the architecture and `.nnue` file fixed in `docs/nnue.md`:
+//! (SCReLU) and 1 to 8 output buckets chosen by the number of pieces, the architecture and
+//! `.nnue` file fixed in `docs/nnue.md`:
 //!
 //! - [`network`]: the quantised weights ([`Network`]), read from and written to the `.nnue`
 //!   file with every check of the format, and the embedded default network;
@@ -22,6 +23,8 @@ pub mod output;
 pub mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack, Delta};
-pub use features::{feature_index, raw_feature_index, HIDDEN, INPUTS, QA, QB, SCALE};
+pub use features::{
+    feature_index, output_bucket, raw_feature_index, HIDDEN, INPUTS, MAX_OUTPUT_BUCKETS, QA, QB, SCALE,
+};
 pub use network::{default_network, Network, NetworkError, USE_NNUE_BY_DEFAULT};
 pub use output::{evaluate, evaluate_board, scale_output};

@@ -1,16 +1,19 @@
 //! The quantised network and its `.nnue` file.
 //!
 //! # The file (all little-endian; `docs/nnue.md` has the table)
-//! A 40-byte header (magic `HZNNUE\0\0`, format version 1, input count 768, hidden size N,
-//! activation 1 = SCReLU, QA, QB, SCALE, a reserved 0), then the feature weights `i16
-//! [768][N]` feature-major, the feature bias `i16 [N]`, the output weights `i16 [2N]` (side
-//! to move first), the output bias `i32`, and an FNV-1a 64 checksum of every byte before it.
+//! A 40-byte header (magic `HZNNUE\0\0`, format version, input count 768, hidden size N,
+//! activation 1 = SCReLU, QA, QB, SCALE, and the output bucket count B), then the feature
+//! weights `i16 [768][N]` feature-major, the feature bias `i16 [N]`, the output weights `i16
+//! [B][2N]` (per bucket, side to move first), the output biases `i32 [B]`, and an FNV-1a 64
+//! checksum of every byte before it. Version 1 is the same with one bucket, its header's
+//! last field reserved; a network with one bucket is written as version 1, so files from
+//! before output buckets and files written now are the same bytes.
 //!
 //! [`Network::from_bytes`] checks, in this order: the size holds a header, the magic, the
-//! version, the input count, the activation, the hidden size's range, the exact total size
-//! (truncated or trailing bytes), the checksum, the quantisation constants, and last that
-//! the hidden size is the one this build was compiled for. Each failure is its own
-//! [`NetworkError`] with a one-line message.
+//! version, the input count, the activation, the hidden size's range, the bucket count's
+//! range, the exact total size (truncated or trailing bytes), the checksum, the quantisation
+//! constants, and last that the hidden size is the one this build was compiled for. Each
+//! failure is its own [`NetworkError`] with a one-line message.
 //!
 //! # Why the hidden size is a compile-time constant
 //! With `HIDDEN` fixed the network is one `#[repr(C)]` struct of plain arrays, each weight
@@ -21,15 +24,18 @@
 //! cost those for a flexibility one rebuild (change `HIDDEN`) gives. A valid file with
 //! another N is refused with a message naming both sizes.
 
-use super::features::{HIDDEN, INPUTS, QA, QB, SCALE};
+use super::features::{HIDDEN, INPUTS, MAX_OUTPUT_BUCKETS, QA, QB, SCALE};
 use once_cell::sync::Lazy;
 use std::fmt;
 use std::sync::Arc;
 
 /// First 8 bytes of every `.nnue` file.
 pub const MAGIC: [u8; 8] = *b"HZNNUE\0\0";
-/// The format version this reader understands.
-pub const VERSION: u32 = 1;
+/// The newest format version (output buckets); this reader also reads [`VERSION_ONE_BUCKET`].
+pub const VERSION: u32 = 2;
+/// The first format version: one output bucket, the header's last field reserved. Networks
+/// with one bucket are still written so.
+pub const VERSION_ONE_BUCKET: u32 = 1;
 /// Activation code of SCReLU, the only one defined.
 pub const ACTIVATION_SCRELU: u32 = 1;
 /// Header size in bytes.
@@ -74,20 +80,33 @@ pub struct Column(pub [i16; HIDDEN]);
 #[repr(C, align(64))]
 pub struct OutputWeights(pub [i16; 2 * HIDDEN]);
 
-/// The quantised network. All fields are plain integers, so all-zero bytes are a valid value.
+/// The quantised network. All fields are plain integers, so all-zero bytes are a valid value
+/// (a network with one output bucket: a count of 0 counts as 1).
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Network {
     /// `feature_weights[f]`: the column added to an accumulator when feature `f` is active.
     pub feature_weights: [Column; INPUTS],
     pub feature_bias: Column,
-    pub output_weights: OutputWeights,
-    pub output_bias: i32,
+    /// The output weights of each bucket; those past [`Network::buckets`] are zero.
+    pub output_weights: [OutputWeights; MAX_OUTPUT_BUCKETS],
+    pub output_bias: [i32; MAX_OUTPUT_BUCKETS],
+    /// How many output buckets are in use (see [`super::features::output_bucket`]).
+    pub output_buckets: u32,
+}
+
+impl Network {
+    /// The number of output buckets in use, 1 to [`MAX_OUTPUT_BUCKETS`].
+    #[inline(always)]
+    pub fn buckets(&self) -> usize {
+        (self.output_buckets as usize).clamp(1, MAX_OUTPUT_BUCKETS)
+    }
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "Network {{ hidden: {HIDDEN}, output_bias: {} }}", self.output_bias)
+        let b = self.buckets();
+        write!(f, "Network {{ hidden: {HIDDEN}, output_buckets: {b}, output_bias: {:?} }}", &self.output_bias[..b])
     }
 }
 
@@ -108,6 +127,8 @@ pub enum NetworkError {
     WrongInputCount(u32),
     WrongActivation(u32),
     HiddenSizeOutOfRange(u32),
+    /// A version-2 header's output bucket count is not 1 to [`MAX_OUTPUT_BUCKETS`].
+    OutputBucketsOutOfRange(u32),
     /// Shorter than the header's sizes say.
     Truncated {
         expected: usize,
@@ -142,13 +163,18 @@ impl fmt::Display for NetworkError {
                 write!(f, "truncated header ({found} bytes, a header is {HEADER_BYTES})")
             }
             NetworkError::BadMagic => write!(f, "bad magic (not a Horizon .nnue network)"),
-            NetworkError::UnsupportedVersion(v) => write!(f, "unsupported format version {v} (expected {VERSION})"),
+            NetworkError::UnsupportedVersion(v) => {
+                write!(f, "unsupported format version {v} (expected {VERSION_ONE_BUCKET} or {VERSION})")
+            }
             NetworkError::WrongInputCount(n) => write!(f, "wrong input count {n} (expected {INPUTS})"),
             NetworkError::WrongActivation(a) => {
                 write!(f, "wrong activation {a} (expected {ACTIVATION_SCRELU} = SCReLU)")
             }
             NetworkError::HiddenSizeOutOfRange(n) => {
                 write!(f, "hidden size {n} out of range (1..={MAX_HIDDEN}, a multiple of {HIDDEN_MULTIPLE})")
+            }
+            NetworkError::OutputBucketsOutOfRange(b) => {
+                write!(f, "output bucket count {b} out of range (1..={MAX_OUTPUT_BUCKETS})")
             }
             NetworkError::Truncated { expected, found } => {
                 write!(f, "truncated ({found} bytes, expected {expected})")
@@ -177,9 +203,19 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(FNV_OFFSET, |h, &b| (h ^ b as u64).wrapping_mul(FNV_PRIME))
 }
 
-/// The exact size of a file with hidden size `n`.
-pub const fn file_size(n: usize) -> usize {
-    HEADER_BYTES + INPUTS * n * 2 + n * 2 + 2 * n * 2 + 4 + CHECKSUM_BYTES
+/// The exact size of a file with hidden size `n` and `buckets` output buckets.
+pub const fn file_size(n: usize, buckets: usize) -> usize {
+    HEADER_BYTES + INPUTS * n * 2 + n * 2 + buckets * (2 * n * 2 + 4) + CHECKSUM_BYTES
+}
+
+/// The header's last field for `buckets` output buckets, and the format version that goes
+/// with it: version 1 (the field reserved, 0) for one bucket, version 2 for more.
+pub const fn version_and_bucket_field(buckets: usize) -> (u32, u32) {
+    if buckets <= 1 {
+        (VERSION_ONE_BUCKET, 0)
+    } else {
+        (VERSION, buckets as u32)
+    }
 }
 
 /// A little-endian reader over a slice whose length was checked beforehand.
@@ -235,7 +271,7 @@ impl Network {
         }
         let mut r = Reader { bytes, pos: 8 };
         let version = r.u32();
-        if version != VERSION {
+        if version != VERSION && version != VERSION_ONE_BUCKET {
             return Err(NetworkError::UnsupportedVersion(version));
         }
         let inputs = r.u32();
@@ -251,9 +287,13 @@ impl Network {
         if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_MULTIPLE) {
             return Err(NetworkError::HiddenSizeOutOfRange(hidden));
         }
-        let (qa, qb, scale) = (r.u32(), r.u32(), r.u32());
+        let (qa, qb, scale, bucket_field) = (r.u32(), r.u32(), r.u32(), r.u32());
+        let buckets = if version == VERSION_ONE_BUCKET { 1 } else { bucket_field as usize };
+        if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
+            return Err(NetworkError::OutputBucketsOutOfRange(bucket_field));
+        }
         // 3. The exact size the header announces.
-        let expected = file_size(n);
+        let expected = file_size(n, buckets);
         if bytes.len() < expected {
             return Err(NetworkError::Truncated { expected, found: bytes.len() });
         }
@@ -281,8 +321,13 @@ impl Network {
             r.i16s(&mut column.0);
         }
         r.i16s(&mut net.feature_bias.0);
-        r.i16s(&mut net.output_weights.0);
-        net.output_bias = r.i32();
+        for w in &mut net.output_weights[..buckets] {
+            r.i16s(&mut w.0);
+        }
+        for b in &mut net.output_bias[..buckets] {
+            *b = r.i32();
+        }
+        net.output_buckets = buckets as u32;
         debug_assert_eq!(r.pos, body);
         Ok(net)
     }
@@ -296,16 +341,22 @@ impl Network {
 
     /// The `.nnue` file of this network (`from_bytes(&net.to_bytes())` gives it back).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_size(HIDDEN));
+        let buckets = self.buckets();
+        let (version, bucket_field) = version_and_bucket_field(buckets);
+        let mut out = Vec::with_capacity(file_size(HIDDEN, buckets));
         out.extend_from_slice(&MAGIC);
-        for v in [VERSION, INPUTS as u32, HIDDEN as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32, 0] {
+        let header = [version, INPUTS as u32, HIDDEN as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32];
+        for v in header.into_iter().chain([bucket_field]) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         let columns = self.feature_weights.iter().chain(std::iter::once(&self.feature_bias));
-        for w in columns.flat_map(|c| c.0.iter()).chain(self.output_weights.0.iter()) {
+        let outputs = self.output_weights[..buckets].iter().flat_map(|w| w.0.iter());
+        for w in columns.flat_map(|c| c.0.iter()).chain(outputs) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias[..buckets] {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         let checksum = fnv1a64(&out);
         out.extend_from_slice(&checksum.to_le_bytes());
         out
@@ -332,10 +383,25 @@ impl Network {
         for b in net.feature_bias.0.iter_mut() {
             *b = next(PLACEHOLDER_BIAS_RANGE) as i16;
         }
-        for w in net.output_weights.0.iter_mut() {
+        for w in net.output_weights[0].0.iter_mut() {
             *w = next(PLACEHOLDER_OUTPUT_RANGE) as i16;
         }
-        net.output_bias = next(PLACEHOLDER_BIAS_RANGE);
+        net.output_bias[0] = next(PLACEHOLDER_BIAS_RANGE);
+        net.output_buckets = 1;
+        net
+    }
+
+    /// [`Network::random`] with `buckets` output buckets (1 to [`MAX_OUTPUT_BUCKETS`]), each
+    /// with its own random output weights and bias: for tests of bucketed networks.
+    pub fn random_bucketed(seed: u64, buckets: usize) -> Box<Network> {
+        let mut net = Network::random(seed);
+        let buckets = buckets.clamp(1, MAX_OUTPUT_BUCKETS);
+        for b in 1..buckets {
+            let other = Network::random(seed.wrapping_add(b as u64));
+            net.output_weights[b] = other.output_weights[0];
+            net.output_bias[b] = other.output_bias[0];
+        }
+        net.output_buckets = buckets as u32;
         net
     }
 }

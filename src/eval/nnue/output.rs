@@ -2,19 +2,21 @@
 //! the side to move.
 
 use super::accumulator::Accumulator;
-use super::features::{QA, QB, SCALE};
+use super::features::{output_bucket, QA, QB, SCALE};
 use super::network::Network;
 use super::simd;
 use crate::board::Board;
 use crate::types::Color;
 
-/// The output layer on an accumulator: the evaluation in centipawns for `side_to_move`.
+/// The output layer on an accumulator: the evaluation in centipawns for `side_to_move`, in
+/// a position with `pieces` pieces on the board (which choose the output bucket).
 #[inline]
-pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color, pieces: u32) -> i32 {
     let us = &acc.values[side_to_move.index()];
     let them = &acc.values[side_to_move.flip().index()];
-    let sum = simd::screlu_dot(us, them, &net.output_weights);
-    scale_output(sum, net.output_bias)
+    let bucket = output_bucket(pieces, net.buckets());
+    let sum = simd::screlu_dot(us, them, &net.output_weights[bucket]);
+    scale_output(sum, net.output_bias[bucket])
 }
 
 /// The final step of the output layer: `(sum / QA + bias) * SCALE / (QA * QB)`, in i32
@@ -28,5 +30,5 @@ pub fn scale_output(sum: i32, bias: i32) -> i32 {
 /// tests; the search updates accumulators incrementally instead.
 pub fn evaluate_board(net: &Network, board: &Board) -> i32 {
     let acc = Accumulator::refreshed(net, board);
-    evaluate(net, &acc, board.side_to_move())
+    evaluate(net, &acc, board.side_to_move(), board.occupied().count())
 }
