@@ -702,3 +702,48 @@ fn train_fits_the_wdl_scale_when_asked() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// With output buckets, a position's gradient reaches only its own bucket's output weights
+/// and bias, and matches a central difference there.
+#[test]
+fn output_bucket_gradients_go_to_the_position_s_bucket() {
+    let (n, buckets) = (16, 8);
+    let l = Layout { n, buckets };
+    let mut rng = SmallRng::seed_from_u64(21);
+    let mut params: Vec<f32> = (0..l.len()).map(|_| rng.gen_range(-0.3f32..0.3)).collect();
+    let spec = LossSpec { lambda: 0.0, wdl_scale: 400.0 };
+    // 32 pieces: bucket 7; 3 pieces: bucket 0; 11 pieces: (11 − 2) · 8 / 32 = 2.
+    for (fen, bucket) in [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", 7),
+        ("8/8/4k3/8/8/3K4/4P3/8 b - - 0 1", 0),
+        ("r3k3/pp3p2/8/8/8/8/PP3P2/R2QK3 w - - 0 1", 2),
+    ] {
+        let raw = Record::from_board(&Board::from_fen(fen).unwrap(), 120, 2).to_bytes();
+        let loss_grad = |params: &[f32]| {
+            let mut grad = vec![0.0; params.len()];
+            let loss = run_slice(params, l, std::slice::from_ref(&raw), spec, Some(&mut grad), &mut Scratch::new(n));
+            (loss, grad)
+        };
+        let (_, grad) = loss_grad(&params);
+        for k in 0..buckets {
+            let touched = grad[l.ow_of(k)].iter().any(|&g| g != 0.0) || grad[l.ob().start + k] != 0.0;
+            assert_eq!(touched, k == bucket, "{fen}: bucket {k}");
+        }
+        // Central differences of the bucket's bias and one of its weights.
+        for at in [l.ob().start + bucket, l.ow_of(bucket).start + 5, l.ow_of(bucket).start + n + 2] {
+            let h = 1e-2f32;
+            let keep = params[at];
+            params[at] = keep + h;
+            let (up, _) = loss_grad(&params);
+            params[at] = keep - h;
+            let (down, _) = loss_grad(&params);
+            params[at] = keep;
+            let numeric = ((up - down) / (2.0 * h as f64)) as f32;
+            assert!(
+                (grad[at] - numeric).abs() <= 0.02 * numeric.abs() + 1e-6,
+                "{fen} at {at}: {} vs {numeric}",
+                grad[at]
+            );
+        }
+    }
+}
