@@ -10,16 +10,16 @@ use horizon::eval::nnue::{Network, HIDDEN};
 #[test]
 fn embedded_network_is_the_trained_one() {
     let bytes = network::DEFAULT_NET_BYTES;
-    assert_eq!(bytes.len(), file_size(HIDDEN, 1));
+    let net = horizon::eval::nnue::default_network();
+    assert_eq!(bytes.len(), file_size(HIDDEN, net.buckets()));
     let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
     assert_eq!(stored, EMBEDDED_NET_CHECKSUM, "update nets/HISTORY.md and this constant together");
-    let net = horizon::eval::nnue::default_network();
     assert!(*net != *Network::random(PLACEHOLDER_SEED), "the embedded network is not the old random placeholder");
     assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap().to_bytes(), bytes);
 }
 
-/// FNV-1a checksum of the embedded `nets/default.nnue` (gen3-h256-l0-e20 in `nets/HISTORY.md`).
-const EMBEDDED_NET_CHECKSUM: u64 = 0x1794_3bda_5a24_46d8;
+/// FNV-1a checksum of the embedded `nets/default.nnue` (gen4-h256-b8-l0-e20 in `nets/HISTORY.md`).
+const EMBEDDED_NET_CHECKSUM: u64 = 0xfd7a_708f_eade_f652;
 
 /// The bytes of a valid file with header field at `offset` (a u32) set to `value` and the
 /// checksum recomputed, so that only that field is wrong.
