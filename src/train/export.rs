@@ -23,8 +23,7 @@
 //! `screlu(x) = clamp(x, 0, QA)²`.
 
 use super::network::Layout;
-use crate::eval::nnue::network::{fnv1a64, version_and_bucket_field, ACTIVATION_SCRELU, MAGIC};
-use crate::eval::nnue::INPUTS;
+use crate::eval::nnue::network::{fnv1a64, header_bytes};
 
 // The format's constants are the engine's reader's, defined once in `eval::nnue`.
 pub use crate::eval::nnue::network::file_size;
@@ -38,12 +37,7 @@ fn q16(x: f32, scale: i32) -> i16 {
 /// The quantised network file of float parameters `params` laid out as `l`.
 pub fn network_bytes(params: &[f32], l: Layout) -> Vec<u8> {
     let mut out = Vec::with_capacity(file_size(l.n, l.buckets));
-    out.extend_from_slice(&MAGIC);
-    let (version, bucket_field) = version_and_bucket_field(l.buckets);
-    let header = [version, INPUTS as u32, l.n as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32];
-    for v in header.into_iter().chain([bucket_field]) {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
+    out.extend_from_slice(&header_bytes(l.n, l.buckets));
     for &x in &params[l.w()] {
         out.extend_from_slice(&q16(x, QA).to_le_bytes());
     }

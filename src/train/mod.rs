@@ -38,7 +38,8 @@ use std::time::Instant;
 
 /// Default hidden size.
 pub const DEFAULT_HIDDEN: usize = crate::eval::nnue::HIDDEN;
-/// Default number of output buckets: one, the architecture of every network so far.
+/// Default number of output buckets: one, the architecture of generations 1 to 3 (generation
+/// 4, the embedded network, was trained with `--output-buckets 8`).
 pub const DEFAULT_OUTPUT_BUCKETS: usize = 1;
 /// Default number of epochs.
 pub const DEFAULT_EPOCHS: u32 = 10;

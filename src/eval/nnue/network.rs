@@ -208,14 +208,19 @@ pub const fn file_size(n: usize, buckets: usize) -> usize {
     HEADER_BYTES + INPUTS * n * 2 + n * 2 + buckets * (2 * n * 2 + 4) + CHECKSUM_BYTES
 }
 
-/// The header's last field for `buckets` output buckets, and the format version that goes
-/// with it: version 1 (the field reserved, 0) for one bucket, version 2 for more.
-pub const fn version_and_bucket_field(buckets: usize) -> (u32, u32) {
-    if buckets <= 1 {
-        (VERSION_ONE_BUCKET, 0)
-    } else {
-        (VERSION, buckets as u32)
+/// The 40-byte header of a file with hidden size `n` and `buckets` output buckets: version
+/// 1 (its last field reserved, 0) for one bucket, version 2 (the bucket count there) for more.
+/// The engine's writer and the trainer's both start with it.
+pub fn header_bytes(n: usize, buckets: usize) -> [u8; HEADER_BYTES] {
+    let (version, bucket_field) = if buckets <= 1 { (VERSION_ONE_BUCKET, 0) } else { (VERSION, buckets as u32) };
+    let fields =
+        [version, INPUTS as u32, n as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32, bucket_field];
+    let mut header = [0u8; HEADER_BYTES];
+    header[..8].copy_from_slice(&MAGIC);
+    for (slot, v) in header[8..].chunks_exact_mut(4).zip(fields) {
+        slot.copy_from_slice(&v.to_le_bytes());
     }
+    header
 }
 
 /// A little-endian reader over a slice whose length was checked beforehand.
@@ -342,13 +347,8 @@ impl Network {
     /// The `.nnue` file of this network (`from_bytes(&net.to_bytes())` gives it back).
     pub fn to_bytes(&self) -> Vec<u8> {
         let buckets = self.buckets();
-        let (version, bucket_field) = version_and_bucket_field(buckets);
         let mut out = Vec::with_capacity(file_size(HIDDEN, buckets));
-        out.extend_from_slice(&MAGIC);
-        let header = [version, INPUTS as u32, HIDDEN as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32];
-        for v in header.into_iter().chain([bucket_field]) {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
+        out.extend_from_slice(&header_bytes(HIDDEN, buckets));
         let columns = self.feature_weights.iter().chain(std::iter::once(&self.feature_bias));
         let outputs = self.output_weights[..buckets].iter().flat_map(|w| w.0.iter());
         for w in columns.flat_map(|c| c.0.iter()).chain(outputs) {
