@@ -33,7 +33,7 @@ pub const BOUND_REPORT_DELAY_MS: u64 = 1000;
 
 /// Reverse futility pruning: at depth <= this, stop if eval - margin * depth >= beta.
 pub const RFP_DEPTH: i32 = 7;
-pub const RFP_MARGIN: i32 = 75;
+pub const RFP_MARGIN: i32 = 60;
 
 /// Null-move pruning: from this depth, reduction base + depth / divisor (+ eval excess).
 pub const NMP_DEPTH: i32 = 3;
@@ -45,8 +45,8 @@ pub const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 
 /// Futility pruning of quiet moves: at depth <= this, skip if eval + base + margin * depth <= alpha.
 pub const FUTILITY_DEPTH: i32 = 6;
-pub const FUTILITY_BASE: i32 = 80;
-pub const FUTILITY_MARGIN: i32 = 90;
+pub const FUTILITY_BASE: i32 = 64;
+pub const FUTILITY_MARGIN: i32 = 72;
 
 /// Late move pruning: at depth <= this, skip quiets after base + depth^2 (halved if not improving).
 pub const LMP_DEPTH: i32 = 8;
