@@ -125,7 +125,7 @@ pub const CHECK_EVERY: u64 = 1024;
 /// paid on every move, also the next ones).
 pub const OVERHEAD_RESERVE_MOVES: u64 = 3;
 /// Moves assumed left when `movestogo` is not given.
-pub const DEFAULT_MOVES_TO_GO: u64 = 30;
+pub const DEFAULT_MOVES_TO_GO: u64 = 20;
 /// `movestogo` is read as at most this many moves.
 pub const MAX_MOVES_TO_GO: u64 = 60;
 /// Fraction of the increment spent on top of the base share (per mille).
