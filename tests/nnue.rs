@@ -18,8 +18,8 @@ fn embedded_network_is_the_trained_one() {
     assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap().to_bytes(), bytes);
 }
 
-/// FNV-1a checksum of the embedded `nets/default.nnue` (gen5-h256-b8-l0-e20 in `nets/HISTORY.md`).
-const EMBEDDED_NET_CHECKSUM: u64 = 0x0698_d63a_7b97_d05a;
+/// FNV-1a checksum of the embedded `nets/default.nnue` (gen6-h256-b8-l0-e20 in `nets/HISTORY.md`).
+const EMBEDDED_NET_CHECKSUM: u64 = 0xacee_4901_2c19_0187;
 
 /// The bytes of a valid file with header field at `offset` (a u32) set to `value` and the
 /// checksum recomputed, so that only that field is wrong.
