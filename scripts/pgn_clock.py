@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """How each engine spent its clock in a match's PGN (fastchess or cutechess move comments).
 
-Reads the `{score/depth time}` comments the runners write after every move (fastchess:
-`{+0.35/16 0.812s}`, cutechess: `{+0.35/16 0.812s}` or `{... 812ms}`), and the time control
+Reads the `{score/depth time}` comments the runners write after every move
+(`{+0.35/16 0.812s}`, or the time in `ms`), and the time control
 from the `TimeControl` tag (`10+0.1`). For each engine it prints the average time and depth
 per move in bands of ten of its own moves, and the clock it had left when its games ended
 (base + increments - time used): an engine that ends most games with a third of its clock
@@ -10,7 +10,8 @@ spent too little of it.
 
 Usage: scripts/pgn_clock.py GAMES.pgn [MORE.pgn ...]
 Players are named by the `White`/`Black` tags (the runner's `name=`), followed by the
-engine's own name from `EngineWhiteName`/`EngineBlackName` when the runner wrote one. Games without a time control or readable comments are skipped and counted.
+engine's own name from `EngineWhiteName`/`EngineBlackName` when the runner wrote one.
+Games without a time control or readable comments are skipped and counted.
 """
 
 import re
