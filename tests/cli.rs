@@ -359,3 +359,17 @@ fn closed_stdout_does_not_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.status.success(), "{:?}: {err}", out.status);
 }
+
+/// `horizon --version` (and `-V`): one line naming the version, the commit it was built from
+/// and the SIMD path the network uses, the same name `uci` answers with.
+#[test]
+fn version_names_commit_and_simd_path() {
+    for flag in ["--version", "-V"] {
+        let o = run(&[flag]);
+        assert!(o.status.success(), "{flag}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert_eq!(out.lines().count(), 1, "{out:?}");
+        assert!(out.starts_with(&format!("{} (network SIMD: ", horizon::ENGINE_NAME)), "{out:?}");
+        assert!(["scalar)", "avx2)", "avx512)"].iter().any(|p| out.trim_end().ends_with(p)), "{out:?}");
+    }
+}

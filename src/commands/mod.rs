@@ -68,12 +68,18 @@ pub const COMMANDS: &[Subcommand] = &[
 /// The text of `horizon help`.
 pub fn help() -> String {
     let mut s =
-        String::from("usage: horizon [command]\n  (no command)                     speak UCI on stdin/stdout\n");
+        String::from("usage: horizon [command]\n  (no command)                     speak UCI on stdin/stdout\n  --version                        name, version, commit and SIMD path\n");
     for c in COMMANDS {
         s.push_str(c.help);
         s.push('\n');
     }
     s
+}
+
+/// The text of `horizon --version`: name, version, commit, and the SIMD path the network
+/// evaluation uses on this CPU.
+pub fn version() -> String {
+    format!("{} (network SIMD: {})\n", crate::ENGINE_NAME, crate::eval::nnue::simd::backend().name())
 }
 
 /// Runs the subcommand `args[0]` with the rest of `args`; returns the exit code.
@@ -84,6 +90,10 @@ pub fn run(args: &[String]) -> i32 {
     };
     if matches!(name.as_str(), "help" | "--help" | "-h") {
         output::emit(&help());
+        return EXIT_OK;
+    }
+    if matches!(name.as_str(), "--version" | "-V" | "version") {
+        output::emit(&version());
         return EXIT_OK;
     }
     if let Some(c) = COMMANDS.iter().find(|c| c.claims.is_some_and(|claims| claims(args))) {

@@ -69,6 +69,19 @@ pub struct Report {
     pub pv: Vec<Move>,
 }
 
+/// The root move the main thread is about to search (`info currmove … currmovenumber …`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CurrentMove {
+    pub depth: i32,
+    pub mv: Move,
+    /// 1 for the first root move searched at this depth (and MultiPV line).
+    pub number: usize,
+}
+
+/// Where the main thread announces its current root move once a search has run for
+/// `CURRMOVE_DELAY_MS`; set by the protocol layer for the next searches.
+pub type CurrentMoveSink = Box<dyn FnMut(&CurrentMove) + Send>;
+
 /// Receives the search's reports.
 pub trait Reporter {
     fn report(&mut self, r: &Report);
