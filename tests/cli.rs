@@ -373,3 +373,26 @@ fn version_names_commit_and_simd_path() {
         assert!(["scalar)", "avx2)", "avx512)"].iter().any(|p| out.trim_end().ends_with(p)), "{out:?}");
     }
 }
+
+/// `horizon wdl-fit`: a missing file, a file that is not training data and a bad
+/// `--holdout` are one line on stderr with exit code 2.
+#[test]
+fn wdl_fit_bad_input() {
+    let dir = std::env::temp_dir().join(format!("horizon-wdl-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let odd = dir.join("odd.bin");
+    std::fs::write(&odd, [0u8; 33]).unwrap();
+    let odd = odd.to_str().unwrap();
+    for args in [
+        vec!["wdl-fit"],
+        vec!["wdl-fit", "/nonexistent/data.bin"],
+        vec!["wdl-fit", odd],
+        vec!["wdl-fit", odd, "--holdout", "0.9"],
+        vec!["wdl-fit", odd, "--holdout", "x"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{args:?}: {}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

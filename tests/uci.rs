@@ -961,6 +961,55 @@ fn currmove_after_a_second() {
     assert!(!lines.iter().any(|l| l.contains(" currmove ")), "{lines:?}");
 }
 
+/// `UCI_ShowWDL`: off by default (no `wdl`); on, every scored `info` line carries
+/// `wdl W D L` right after the score, summing to 1000, certain for mates either way.
+fn show_wdl() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(T, "uciok", |l| l == "uciok");
+    assert!(lines.iter().any(|l| l == "option name UCI_ShowWDL type check default false"), "{lines:?}");
+    e.send("go depth 4");
+    let (lines, _) = e.bestmove(T);
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+    e.send("setoption name UCI_ShowWDL value true");
+    // (fen, expected wdl of the last scored line, if certain)
+    for (fen, certain) in [
+        (START_FEN, None),
+        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", Some([0, 0, 1000])),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", None),
+        ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", Some([1000, 0, 0])),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 6");
+        let (lines, _) = e.bestmove(T);
+        let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+        assert!(!scored.is_empty(), "{fen}: {lines:?}");
+        let mut last = [0u32; 3];
+        for l in &scored {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let i = t.iter().position(|&x| x == "wdl").unwrap_or_else(|| panic!("no wdl: {l}"));
+            // Right after `score cp|mate N` and its optional bound.
+            let score_at = t.iter().position(|&x| x == "score").unwrap();
+            assert!(i == score_at + 3 || (i == score_at + 4 && t[score_at + 3].ends_with("bound")), "{l}");
+            let w: Vec<u32> = t[i + 1..i + 4].iter().map(|x| x.parse().unwrap()).collect();
+            assert_eq!(w.iter().sum::<u32>(), 1000, "{l}");
+            last = [w[0], w[1], w[2]];
+        }
+        if let Some(c) = certain {
+            assert_eq!(last, c, "{fen}: {:?}", scored.last());
+        } else if fen != START_FEN {
+            // The stalemate: a sure draw at 0 cp with bare-ish material is mostly a draw.
+            assert!(last[1] > 500, "{fen}: {last:?}");
+        }
+    }
+    e.send("position startpos");
+    e.send("eval");
+    let lines = e.until(T, "eval", |l| l.starts_with("info string eval"));
+    assert!(lines.last().unwrap().contains(" wdl "), "{lines:?}");
+    e.send("setoption name UCI_ShowWDL value maybe");
+    assert!(e.sync().iter().any(|l| l.starts_with("info string error: ")));
+}
+
 fn go_perft() {
     let mut e = Engine::start();
     e.send("position startpos");
@@ -1181,7 +1230,8 @@ end_to_end!(
     nnue_options,
     terminal_roots_are_scored,
     go_after_rejected_position_searches_nothing,
-    currmove_after_a_second
+    currmove_after_a_second,
+    show_wdl
 );
 
 /// `UseNNUE` and `EvalFile`: declared; a missing, truncated or corrupt file is answered with

@@ -4,7 +4,7 @@
 //! # Layout
 //! - One file per subcommand ([`perft`], [`perft_suite`], [`perft_diff`], [`bench`], [`see`],
 //!   [`epd`], [`datagen`], [`tune`], [`tb`], [`genfens`], [`pgn_convert`], [`convert`],
-//!   [`train`]). Each reads its arguments, calls the library with typed
+//!   [`train`], [`wdl_fit`]). Each reads its arguments, calls the library with typed
 //!   values (e.g. `crate::datagen::Config`), and turns the library's typed error into a
 //!   [`Failure`]. Nothing outside this folder imports it: libraries never depend on the
 //!   command line.
@@ -45,6 +45,7 @@ pub mod subcommand;
 pub mod tb;
 pub mod train;
 pub mod tune;
+pub mod wdl_fit;
 
 pub use subcommand::{Exit, Failure, Outcome, Subcommand, EXIT_BAD_INPUT, EXIT_FOUND, EXIT_OK};
 
@@ -63,6 +64,7 @@ pub const COMMANDS: &[Subcommand] = &[
     pgn_convert::COMMAND,
     convert::COMMAND,
     train::COMMAND,
+    wdl_fit::COMMAND,
 ];
 
 /// The text of `horizon help`.

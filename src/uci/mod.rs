@@ -40,16 +40,19 @@ pub fn send(line: &str) {
 /// Formats search reports as `info` lines.
 struct UciReporter {
     chess960: bool,
+    /// `UCI_ShowWDL`: the root's material for the win/draw/loss model (`None`: no `wdl`).
+    wdl_material: Option<i32>,
 }
 
 impl Reporter for UciReporter {
     fn report(&mut self, r: &Report) {
-        send(&format_info(r, self.chess960));
+        send(&format_info(r, self.chess960, self.wdl_material));
     }
 }
 
-/// `info depth … pv …` for one report.
-pub fn format_info(r: &Report, chess960: bool) -> String {
+/// `info depth … pv …` for one report, with `wdl W D L` after the score when
+/// `wdl_material` (the root's material, see `crate::eval::wdl::material`) is given.
+pub fn format_info(r: &Report, chess960: bool, wdl_material: Option<i32>) -> String {
     let ms = r.time.as_millis();
     let nps = (r.nodes as u128 * 1000) / ms.max(1);
     let score = match r.score {
@@ -61,12 +64,16 @@ pub fn format_info(r: &Report, chess960: bool) -> String {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
     };
+    let wdl = wdl_material.map_or(String::new(), |m| {
+        let w = r.score.wdl(m);
+        format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+    });
     let pv: Vec<String> = r.pv.iter().map(|m| m.uci(chess960).to_string()).collect();
     // A mated or stalemated root has no line: the `pv` token is left out, not sent empty.
     let pv_field = if pv.is_empty() { String::new() } else { format!(" pv {}", pv.join(" ")) };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits {} time {}{}",
-        r.depth, r.seldepth, r.multipv, score, bound, r.nodes, nps, r.hashfull, r.tbhits, ms, pv_field
+        "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} tbhits {} time {}{}",
+        r.depth, r.seldepth, r.multipv, score, bound, wdl, r.nodes, nps, r.hashfull, r.tbhits, ms, pv_field
     )
 }
 
@@ -287,11 +294,16 @@ impl Engine {
     /// figure for comparison.
     fn eval_line(&self) -> String {
         let classical = crate::eval::evaluate(&self.board);
+        let material = crate::eval::wdl::material(&self.board);
+        let wdl = |cp: i32| {
+            let w = crate::eval::wdl::wdl(cp, material);
+            format!("wdl {} {} {}", w.win, w.draw, w.loss)
+        };
         if self.options.use_nnue {
             let net = nnue::evaluate_board(&self.network, &self.board);
-            format!("info string eval {net} cp (side to move, nnue); classical {classical} cp")
+            format!("info string eval {net} cp (side to move, nnue) {}; classical {classical} cp", wdl(net))
         } else {
-            format!("info string eval {classical} cp (side to move, classical)")
+            format!("info string eval {classical} cp (side to move, classical) {}", wdl(classical))
         }
     }
 
@@ -488,6 +500,7 @@ impl Engine {
         };
         let wait_for_stop = g.infinite;
         let chess960 = self.options.chess960;
+        let wdl_material = self.options.show_wdl.then(|| crate::eval::wdl::material(&self.board));
         self.control.pondering.store(g.ponder, Ordering::SeqCst);
         let evaluation_changed = std::mem::take(&mut self.evaluation_changed);
         if evaluation_changed {
@@ -509,7 +522,7 @@ impl Engine {
         let control = self.control.clone();
         let tablebases = self.tablebases.clone();
         self.spawn_job("search", move || {
-            let result = pool.search(&board, limits, &mut UciReporter { chess960 });
+            let result = pool.search(&board, limits, &mut UciReporter { chess960, wdl_material });
             // Tables that turned out damaged when first loaded: reported once each.
             for e in tablebases.iter().flat_map(|t| t.take_errors()) {
                 send(&format!("info string error: {e}"));
