@@ -1010,6 +1010,92 @@ fn show_wdl() {
     assert!(e.sync().iter().any(|l| l.starts_with("info string error: ")));
 }
 
+/// The total nodes of the search that ended with `lines` (from its `info string nodes` line).
+fn searched_nodes(lines: &[String]) -> u64 {
+    let l = lines.iter().rev().find(|l| l.starts_with("info string nodes ")).expect("a node count line");
+    l.split_whitespace().nth(3).unwrap().parse().unwrap()
+}
+
+/// `UCI_LimitStrength` + `UCI_Elo` and `Skill Level`: declared with their ranges, bad
+/// values refused, a weaker setting searches fewer nodes, only the lines asked for are
+/// shown, every move is legal and quick.
+fn limit_strength() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(T, "uciok", |l| l == "uciok");
+    for decl in [
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1320 min 1320 max 2800",
+        "option name Skill Level type spin default 20 min 0 max 20",
+    ] {
+        assert!(lines.iter().any(|l| l == decl), "{decl} missing: {lines:?}");
+    }
+    for bad in ["UCI_Elo value 1000", "UCI_Elo value 3000", "UCI_Elo value strong", "Skill Level value 21"] {
+        e.send(&format!("setoption name {bad}"));
+        assert!(e.sync().iter().any(|l| l.starts_with("info string error: ")), "{bad}");
+    }
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    e.send(&format!("position fen {fen}"));
+    let mut nodes = Vec::new();
+    e.send("setoption name UCI_LimitStrength value true");
+    for elo in [1320, 2000, 2800] {
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
+        e.send("go movetime 3000");
+        let started = Instant::now();
+        let (lines, best) = e.bestmove(T);
+        legal_bestmove(&best, fen, &[]);
+        assert!(lines.iter().filter(|l| l.contains(" multipv ")).all(|l| l.contains(" multipv 1 ")), "{lines:?}");
+        nodes.push(searched_nodes(&lines));
+        assert!(elo == 2800 || started.elapsed() < Duration::from_millis(2500), "{elo}: {:?}", started.elapsed());
+    }
+    assert!(nodes[0] < nodes[1] && nodes[1] < nodes[2], "nodes by Elo: {nodes:?}");
+    // Skill Level on the same scale; LimitStrength off and level 20 is full strength.
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("setoption name Skill Level value 0");
+    e.send("go movetime 3000");
+    let (lines, best) = e.bestmove(T);
+    legal_bestmove(&best, fen, &[]);
+    assert!(searched_nodes(&lines) < nodes[1], "skill 0: {}", searched_nodes(&lines));
+    e.send("setoption name Skill Level value 20");
+    e.send("go depth 9");
+    let (lines, _) = e.bestmove(T);
+    assert!(searched_nodes(&lines) > nodes[0], "full strength: {}", searched_nodes(&lines));
+}
+
+/// A game on a short clock at the lowest strength against itself at full strength: no
+/// illegal move, no flag, every move in time.
+fn limited_strength_on_the_clock() {
+    let mut weak = Engine::start();
+    weak.send("setoption name UCI_LimitStrength value true");
+    let mut strong = Engine::start();
+    let mut moves: Vec<String> = Vec::new();
+    let mut b = Board::startpos();
+    let (mut clock, inc) = ([3000i64, 3000i64], 30i64);
+    for ply in 0..60 {
+        if b.legal_moves().is_empty() || b.insufficient_material() || b.fifty_move_draw() {
+            break;
+        }
+        let side = ply % 2;
+        let e = if side == 0 { &mut weak } else { &mut strong };
+        let pos = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        e.send(&pos);
+        e.send(&format!("go wtime {} btime {} winc {inc} binc {inc}", clock[0], clock[1]));
+        let started = Instant::now();
+        let (_, best) = e.bestmove(T);
+        let spent = started.elapsed().as_millis() as i64;
+        clock[side] += inc - spent;
+        assert!(clock[side] > 0, "ply {ply}: side {side} flagged");
+        let m = best.split_whitespace().nth(1).unwrap().to_string();
+        let mv = b.parse_uci_move(&m).unwrap_or_else(|err| panic!("illegal {m} at ply {ply}: {err}"));
+        b.make(mv);
+        moves.push(m);
+    }
+}
+
 fn go_perft() {
     let mut e = Engine::start();
     e.send("position startpos");
@@ -1231,7 +1317,9 @@ end_to_end!(
     terminal_roots_are_scored,
     go_after_rejected_position_searches_nothing,
     currmove_after_a_second,
-    show_wdl
+    show_wdl,
+    limit_strength,
+    limited_strength_on_the_clock
 );
 
 /// `UseNNUE` and `EvalFile`: declared; a missing, truncated or corrupt file is answered with

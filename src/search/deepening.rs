@@ -4,6 +4,7 @@
 
 use super::params::*;
 use super::report::{Report, Reporter, Score, SearchResult, Stats};
+use super::strength::chosen_move;
 use super::time::{TimeLimits, TimeManager};
 use super::tt::Bound;
 use super::{Limits, Searcher};
@@ -78,8 +79,13 @@ impl Searcher {
         let mut best_score = 0;
         let mut completed_depth = 0;
         let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
-        let multipv = self.limits.multipv.clamp(1, root_moves.len());
+        // Lines reported, and lines searched: a strength limit may search more to choose
+        // among them.
+        let shown = self.limits.multipv.max(1);
+        let strength = self.limits.strength;
+        let multipv = shown.max(strength.map_or(1, |s| s.multipv())).clamp(1, root_moves.len());
         let mut prev_scores = vec![0i32; multipv];
+        let mut last_lines: Vec<(i32, Vec<Move>)> = Vec::new();
 
         'deepening: for depth in 1..=max_depth {
             // Lazy SMP: helpers skip some depths so that they spread over several.
@@ -128,12 +134,17 @@ impl Searcher {
             lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
             for (i, (score, line)) in lines.iter().enumerate() {
                 prev_scores[i] = *score;
-                reporter.report(&self.make_report(depth, i + 1, *score, Bound::Exact, line.clone()));
+                if i < shown {
+                    reporter.report(&self.make_report(depth, i + 1, *score, Bound::Exact, line.clone()));
+                }
             }
             best = lines[0].1[0];
             best_pv = lines[0].1.clone();
             best_score = lines[0].0;
             completed_depth = depth;
+            if strength.is_some() {
+                last_lines = lines;
+            }
             if self.stopped {
                 break 'deepening;
             }
@@ -164,6 +175,15 @@ impl Searcher {
             }
         }
 
+        // A strength limit may play another of the last iteration's lines; it is reported
+        // as the first line so that the last `info` a GUI shows starts with the move played.
+        if let Some(i) = strength.and_then(|s| chosen_move(s, &last_lines)).filter(|&i| i > 0) {
+            let (score, line) = &last_lines[i];
+            best = line[0];
+            best_pv = line.clone();
+            best_score = *score;
+            reporter.report(&self.make_report(completed_depth, 1, best_score, Bound::Exact, best_pv.clone()));
+        }
         self.progress.store(self.stats.nodes, Ordering::Relaxed);
         self.tb_progress.store(self.stats.tbhits, Ordering::Relaxed);
         let ponder = best_pv.get(1).copied().or_else(|| self.ponder_from_tt(best));

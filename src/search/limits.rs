@@ -1,6 +1,7 @@
 //! What the protocol layer asks of a search: limits, stop/ponder flags shared with the
 //! search thread, and search options that are not limits.
 
+use super::strength::Strength;
 use super::time::Clock;
 use crate::moves::Move;
 use std::sync::atomic::AtomicBool;
@@ -20,6 +21,9 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     pub multipv: usize,
     pub move_overhead_ms: u64,
+    /// Play weaker on purpose (`UCI_LimitStrength`, `Skill Level`): the caller sets the
+    /// node limits from it; the search adds lines and picks among them.
+    pub strength: Option<Strength>,
 }
 
 /// Flags shared between the protocol thread and the search.

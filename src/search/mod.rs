@@ -34,6 +34,7 @@ mod pv;
 mod qsearch;
 mod report;
 mod static_eval;
+pub mod strength;
 mod tablebase;
 pub mod threads;
 pub mod time;
@@ -41,6 +42,7 @@ pub mod tt;
 
 pub use limits::{Control, Limits, Options};
 pub use report::{CurrentMove, CurrentMoveSink, Report, Reporter, Score, SearchResult, Silent, Stats};
+pub use strength::Strength;
 pub use threads::ThreadPool;
 pub use tt::Bound;
 

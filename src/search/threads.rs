@@ -152,7 +152,8 @@ impl ThreadPool {
     pub fn search(&mut self, board: &Board, limits: Limits, reporter: &mut dyn Reporter) -> SearchResult {
         // 1. One new table age per search, not one per thread.
         self.tt.new_search();
-        if self.searchers.len() == 1 {
+        // A strength limit is calibrated on one thread: helpers would only add strength.
+        if self.searchers.len() == 1 || limits.strength.is_some() {
             let result = self.searchers[0].search(board, limits, reporter);
             self.thread_nodes = vec![result.stats.nodes];
             return result;

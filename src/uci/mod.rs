@@ -487,16 +487,24 @@ impl Engine {
         if !notes.is_empty() {
             send(&format!("info string error: ignored in go: {}", notes.join("; ")));
         }
+        // A strength limit stops after the iteration that reaches its node budget (and at
+        // its hard cap in any case), on top of whatever `go` asked.
+        let strength = self.options.strength(strength_seed());
+        let (nodes, soft_nodes) = match strength {
+            Some(s) => (Some(g.nodes.map_or(s.hard_nodes(), |n| n.min(s.hard_nodes()))), Some(s.node_budget())),
+            None => (g.nodes, None),
+        };
         let limits = Limits {
             depth: g.depth,
-            nodes: g.nodes,
-            soft_nodes: None,
+            nodes,
+            soft_nodes,
             mate: g.mate,
             clock: g.clock(white),
             infinite: g.infinite,
             searchmoves,
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead,
+            strength,
         };
         let wait_for_stop = g.infinite;
         let chess960 = self.options.chess960;
@@ -546,6 +554,11 @@ impl Engine {
             Some(pool)
         });
     }
+}
+
+/// A new seed for each limited-strength search's random choice.
+fn strength_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// The answer to `go` after a rejected `position`.

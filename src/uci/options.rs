@@ -2,7 +2,8 @@
 
 use crate::error::OptionError;
 use crate::eval::nnue::network::INTERNAL_NAME;
-use crate::search::Options as SearchOptions;
+use crate::search::strength::{ELO_MAX, ELO_MIN, SKILL_MAX};
+use crate::search::{Options as SearchOptions, Strength};
 
 /// Hash table size.
 pub const HASH_DEFAULT: usize = 16;
@@ -37,6 +38,22 @@ pub struct EngineOptions {
     pub syzygy_path: String,
     /// `UCI_ShowWDL`: every `info … score` line carries `wdl W D L` (per mille).
     pub show_wdl: bool,
+    /// `UCI_LimitStrength` and `UCI_Elo`: play at that Elo.
+    pub limit_strength: bool,
+    pub elo: u32,
+    /// `Skill Level` 0–20 (20: full strength); `UCI_LimitStrength` takes precedence.
+    pub skill: u32,
+}
+
+impl EngineOptions {
+    /// The strength limit the options ask for, if any (`seed` for its random choice).
+    pub fn strength(&self, seed: u64) -> Option<Strength> {
+        if self.limit_strength {
+            Some(Strength::from_elo(self.elo, seed))
+        } else {
+            Strength::from_skill(self.skill, seed)
+        }
+    }
 }
 
 impl Default for EngineOptions {
@@ -54,6 +71,9 @@ impl Default for EngineOptions {
             eval_file: INTERNAL_NAME.to_string(),
             syzygy_path: crate::syzygy::EMPTY_PATH.to_string(),
             show_wdl: false,
+            limit_strength: false,
+            elo: ELO_MIN,
+            skill: SKILL_MAX,
         }
     }
 }
@@ -69,6 +89,9 @@ pub fn declarations() -> Vec<String> {
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
         "option name UCI_ShowWDL type check default false".to_string(),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        format!("option name UCI_Elo type spin default {ELO_MIN} min {ELO_MIN} max {ELO_MAX}"),
+        format!("option name Skill Level type spin default {SKILL_MAX} min 0 max {SKILL_MAX}"),
         // For experiments: off = quiescence orders captures by MVV/LVA but prunes none by SEE.
         "option name QSearchSEE type check default true".to_string(),
         // For experiments: on = quiet checks (SEE >= 0) at the first quiescence ply.
@@ -143,6 +166,18 @@ impl EngineOptions {
             "clear hash" => Ok(Change::ClearHash),
             "ponder" => {
                 self.ponder = check(name, value)?;
+                Ok(Change::Other)
+            }
+            "uci_limitstrength" => {
+                self.limit_strength = check(name, value)?;
+                Ok(Change::Other)
+            }
+            "uci_elo" => {
+                self.elo = spin(name, value, ELO_MIN as u64, ELO_MAX as u64)? as u32;
+                Ok(Change::Other)
+            }
+            "skill level" => {
+                self.skill = spin(name, value, 0, SKILL_MAX as u64)? as u32;
                 Ok(Change::Other)
             }
             "uci_showwdl" => {
