@@ -5,6 +5,8 @@
 #   scripts/match.sh sprt NEW_BINARY OLD_BINARY [tc] [elo0] [elo1]   SPRT, new vs old (fastchess)
 #   scripts/match.sh see BINARY [games] [tc]                    SEE pruning in quiescence on vs off
 #   scripts/match.sh stockfish BINARY ELO [games] [tc]          vs Stockfish UCI_LimitStrength at UCI_Elo ELO
+#   scripts/match.sh limited BINARY ELO [SF_ELO] [games] [tc]   UCI_Elo=ELO vs Stockfish at UCI_Elo SF_ELO (default ELO)
+#   scripts/match.sh ladder BINARY HIGH LOW [games] [tc]        UCI_Elo=HIGH vs UCI_Elo=LOW, both Horizon
 #   scripts/match.sh threads BINARY [threads] [games] [tc]      Threads=threads (default 2) vs Threads=1
 #   scripts/match.sh vote BINARY [threads] [games] [tc]         ThreadVote on vs off, both with Threads=threads
 #   scripts/match.sh checks BINARY [games] [tc]                 quiet checks in quiescence (QSearchChecks) on vs off
@@ -12,7 +14,7 @@
 #   scripts/match.sh syzygy BINARY TB_DIR [games] [tc]          Syzygy tables (SyzygyPath=TB_DIR) vs none
 #   scripts/match.sh nets BINARY NEW.nnue OLD.nnue [tc] [elo0] [elo1]   SPRT of two network files (EvalFile)
 #
-# Defaults: 200 games (100 for stockfish) at tc 10+0.1; openings drawn at random from
+# Defaults: 200 games (100 for stockfish, 40 for limited and ladder) at tc 10+0.1; openings drawn at random from
 # tests/data/8moves_v3.epd, each played with both colours. Environment: FASTCHESS or
 # CUTECHESS (runner path), CONCURRENCY (1), SEED (1), PGN (file for the games), BOOK,
 # MATCH_STATE (where fastchess saves its state; default $TMPDIR/horizon-match-state.json),
@@ -29,7 +31,7 @@ else
 fi
 
 die() { echo "match.sh: $*" >&2; exit 2; }
-usage() { sed -n '4,13p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '4,15p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 # The runner: $FASTCHESS, $CUTECHESS, else fastchess or cutechess-cli on the PATH.
 if [ -n "${FASTCHESS:-}" ]; then runner=$FASTCHESS; kind=fastchess
@@ -86,6 +88,21 @@ case "${1:-}" in
     is_count "${THREADS:-1}" "THREADS"
     run "${4:-100}" "${5:-10+0.1}" -engine "cmd=$2" name=horizon "option.Threads=${THREADS:-1}" \
       -engine "cmd=$sf" "name=sf$3" option.UCI_LimitStrength=true "option.UCI_Elo=$3" option.Threads=1 ;;
+  limited)
+    [ $# -ge 3 ] || usage
+    engine_exe "$2"
+    is_count "$3" "ELO"
+    is_count "${4:-$3}" "SF_ELO"
+    sf=$(command -v stockfish || { [ -x /usr/games/stockfish ] && echo /usr/games/stockfish; } || true)
+    [ -n "$sf" ] || die "stockfish not found (Debian/Ubuntu: apt-get install stockfish)"
+    run "${5:-40}" "${6:-10+0.1}" -engine "cmd=$2" "name=horizon$3" option.UCI_LimitStrength=true "option.UCI_Elo=$3" \
+      -engine "cmd=$sf" "name=sf${4:-$3}" option.UCI_LimitStrength=true "option.UCI_Elo=${4:-$3}" option.Threads=1 ;;
+  ladder)
+    [ $# -ge 4 ] || usage
+    engine_exe "$2"
+    is_count "$3" "HIGH"; is_count "$4" "LOW"
+    run "${5:-40}" "${6:-10+0.1}" -engine "cmd=$2" "name=horizon$3" option.UCI_LimitStrength=true "option.UCI_Elo=$3" \
+      -engine "cmd=$2" "name=horizon$4" option.UCI_LimitStrength=true "option.UCI_Elo=$4" ;;
   threads)
     [ $# -ge 2 ] || usage
     engine_exe "$2"

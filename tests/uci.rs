@@ -943,7 +943,10 @@ fn go_after_rejected_position_searches_nothing() {
 fn currmove_after_a_second() {
     let mut e = Engine::start();
     e.send("position startpos");
-    e.send("go movetime 1600");
+    // `go infinite` and a `stop` after 1.6 s: a timed search may end before one second.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(1600));
+    e.send("stop");
     let (lines, _) = e.bestmove(T);
     let current: Vec<&String> = lines.iter().filter(|l| l.contains(" currmove ")).collect();
     assert!(!current.is_empty(), "no currmove line: {lines:?}");
@@ -976,7 +979,7 @@ fn show_wdl() {
     for (fen, certain) in [
         (START_FEN, None),
         ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", Some([0, 0, 1000])),
-        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", None),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Some([0, 1000, 0])),
         ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", Some([1000, 0, 0])),
     ] {
         e.send(&format!("position fen {fen}"));
@@ -997,9 +1000,6 @@ fn show_wdl() {
         }
         if let Some(c) = certain {
             assert_eq!(last, c, "{fen}: {:?}", scored.last());
-        } else if fen != START_FEN {
-            // The stalemate: a sure draw at 0 cp with bare-ish material is mostly a draw.
-            assert!(last[1] > 500, "{fen}: {last:?}");
         }
     }
     e.send("position startpos");
@@ -1342,7 +1342,7 @@ fn nnue_options() {
     e.send("eval");
     let lines = e.sync();
     assert!(
-        lines.iter().any(|l| l.starts_with("info string eval ") && l.ends_with(" cp (side to move, classical)")),
+        lines.iter().any(|l| l.starts_with("info string eval ") && l.contains(" cp (side to move, classical) wdl ")),
         "{lines:?}"
     );
 
@@ -1392,7 +1392,9 @@ fn nnue_options() {
     e.send("eval");
     let lines = e.sync();
     assert!(
-        lines.iter().any(|l| l.starts_with("info string eval ") && l.contains(" cp (side to move, nnue); classical ")),
+        lines.iter().any(|l| l.starts_with("info string eval ")
+            && l.contains(" cp (side to move, nnue) wdl ")
+            && l.contains("; classical ")),
         "{lines:?}"
     );
     e.send("go depth 4");

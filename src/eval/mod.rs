@@ -83,8 +83,8 @@ pub mod score;
 pub mod taper;
 pub mod threats;
 pub mod trace;
-#[rustfmt::skip] // written by `horizon tune` in aligned tables
 pub mod wdl;
+#[rustfmt::skip] // written by `horizon tune` in aligned tables
 pub mod weights;
 
 use crate::bitboard::Bitboard;

@@ -95,6 +95,17 @@ pub struct CurrentMove {
 /// `CURRMOVE_DELAY_MS`; set by the protocol layer for the next searches.
 pub type CurrentMoveSink = Box<dyn FnMut(&CurrentMove) + Send>;
 
+impl Report {
+    /// The win/draw/loss chances this report stands for (see [`Score::wdl`]); a root with
+    /// no legal move (depth 0, no line) is decided: mated, or a stalemate's sure draw.
+    pub fn wdl(&self, material: i32) -> Wdl {
+        if self.depth == 0 && self.pv.is_empty() && self.score == Score::Cp(0) {
+            return Wdl::DRAWN;
+        }
+        self.score.wdl(material)
+    }
+}
+
 /// Receives the search's reports.
 pub trait Reporter {
     fn report(&mut self, r: &Report);

@@ -2,12 +2,13 @@
 //!
 //! A limited search differs from a full one in two ways, both set by one Elo figure:
 //! - **fewer nodes**: it stops after the iteration in which it reached a node budget that
-//!   doubles every `ELO_PER_DOUBLING` Elo (a hard cap of `HARD_NODES_FACTOR` budgets ends a
-//!   runaway iteration), so it sees less deep, as a weaker player does;
+//!   doubles every `ELO_PER_DOUBLING` Elo (a hard cap of `HARD_NODES_FACTOR` budgets, at
+//!   least `HARD_NODES_MIN`, ends a runaway iteration), so it sees less deep, as a weaker
+//!   player does;
 //! - **human-sized mistakes** below `NOISE_END_ELO`: it searches `NOISY_MULTIPV` lines and
 //!   plays one of them at random, each with a chance that falls off with how much worse
-//!   it scores than the best (a softmax with a temperature in centipawns that shrinks to
-//!   0 as the Elo rises). A clearly lost move is almost never chosen; among near-equal
+//!   it scores than the best (a softmax with a temperature in centipawns that shrinks
+//!   quadratically to 0 as the Elo rises). A clearly lost move is almost never chosen; among near-equal
 //!   moves the choice is free.
 //!
 //! The clock still applies on top, so a limited search never loses on time, and it only
@@ -26,13 +27,16 @@ pub const SKILL_MAX: u32 = 20;
 
 /// The node budget at `ELO_MIN`, and the Elo that doubles it.
 pub const NODES_AT_ELO_MIN: f64 = 24.0;
-pub const ELO_PER_DOUBLING: f64 = 115.0;
-/// The hard node cap, in node budgets.
+pub const ELO_PER_DOUBLING: f64 = 100.0;
+/// The hard node cap, in node budgets, and its floor: the first iteration (all its lines)
+/// always completes, so that every move played has a score behind it.
 pub const HARD_NODES_FACTOR: u64 = 4;
+pub const HARD_NODES_MIN: u64 = 5000;
 /// Root lines searched when mistakes are allowed.
 pub const NOISY_MULTIPV: usize = 4;
-/// The softmax temperature (centipawns) at `ELO_MIN`; it falls linearly to 0 at
-/// `NOISE_END_ELO`.
+/// The softmax temperature (centipawns) at `ELO_MIN`; it falls to 0 at `NOISE_END_ELO`
+/// as the square of the distance to it, so that the lowest levels, whose searches are
+/// all one or two plies deep, still differ clearly.
 pub const TEMPERATURE_AT_ELO_MIN: f64 = 110.0;
 pub const NOISE_END_ELO: f64 = 2300.0;
 
@@ -63,13 +67,13 @@ impl Strength {
 
     /// The node count at which the search stops in any case.
     pub fn hard_nodes(self) -> u64 {
-        self.node_budget() * HARD_NODES_FACTOR
+        (self.node_budget() * HARD_NODES_FACTOR).max(HARD_NODES_MIN)
     }
 
     /// The softmax temperature in centipawns (0: always the best line).
     pub fn temperature(self) -> f64 {
         let t = (NOISE_END_ELO - self.elo as f64) / (NOISE_END_ELO - ELO_MIN as f64);
-        TEMPERATURE_AT_ELO_MIN * t.max(0.0)
+        TEMPERATURE_AT_ELO_MIN * t.max(0.0).powi(2)
     }
 
     /// Root lines to search: several when a worse line may be chosen.

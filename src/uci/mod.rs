@@ -65,7 +65,7 @@ pub fn format_info(r: &Report, chess960: bool, wdl_material: Option<i32>) -> Str
         Bound::Upper => " upperbound",
     };
     let wdl = wdl_material.map_or(String::new(), |m| {
-        let w = r.score.wdl(m);
+        let w = r.wdl(m);
         format!(" wdl {} {} {}", w.win, w.draw, w.loss)
     });
     let pv: Vec<String> = r.pv.iter().map(|m| m.uci(chess960).to_string()).collect();
