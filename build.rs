@@ -71,5 +71,34 @@ fn main() {
 
     let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("tables.rs");
     std::fs::write(&dest, out).unwrap();
+    emit_commit();
     eprintln!("horizon build.rs: tables generated in {:?}", start.elapsed());
+}
+
+/// Sets `HORIZON_COMMIT` to the checkout's short commit hash (`unknown` outside a git
+/// checkout or without git), for `id name` and `--version`, and asks cargo to run this
+/// script again when the checked-out commit moves.
+fn emit_commit() {
+    let git = |args: &[&str]| -> Option<String> {
+        let out = std::process::Command::new("git").args(args).output().ok()?;
+        let text = String::from_utf8(out.stdout).ok()?;
+        (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
+    };
+    let commit = git(&["rev-parse", "--short=7", "HEAD"]).unwrap_or_else(|| "unknown".to_string());
+    println!("cargo:rustc-env=HORIZON_COMMIT={commit}");
+    // HEAD names the branch; the branch's ref file (or packed-refs) moves with each commit.
+    // Only files that exist are watched: cargo would rerun on every build for a missing one.
+    let mut watched = Vec::new();
+    if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
+        watched.push(format!("{dir}/HEAD"));
+        if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
+            if let Some(common) = git(&["rev-parse", "--git-common-dir"]) {
+                watched.push(format!("{common}/{branch}"));
+                watched.push(format!("{common}/packed-refs"));
+            }
+        }
+    }
+    for path in watched.iter().filter(|p| std::path::Path::new(p).exists()) {
+        println!("cargo:rerun-if-changed={path}");
+    }
 }

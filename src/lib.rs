@@ -61,6 +61,11 @@ pub mod tune;
 pub mod types;
 pub mod uci;
 
+/// The engine's name and version as `id name` and `horizon --version` give them: the
+/// package version and the short commit it was built from (`unknown` outside a git
+/// checkout; see `build.rs`).
+pub const ENGINE_NAME: &str = concat!("Horizon ", env!("CARGO_PKG_VERSION"), " ", env!("HORIZON_COMMIT"));
+
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use movegen::MoveList;

@@ -359,3 +359,40 @@ fn closed_stdout_does_not_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.status.success(), "{:?}: {err}", out.status);
 }
+
+/// `horizon --version` (and `-V`): one line naming the version, the commit it was built from
+/// and the SIMD path the network uses, the same name `uci` answers with.
+#[test]
+fn version_names_commit_and_simd_path() {
+    for flag in ["--version", "-V"] {
+        let o = run(&[flag]);
+        assert!(o.status.success(), "{flag}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert_eq!(out.lines().count(), 1, "{out:?}");
+        assert!(out.starts_with(&format!("{} (network SIMD: ", horizon::ENGINE_NAME)), "{out:?}");
+        assert!(["scalar)", "avx2)", "avx512)"].iter().any(|p| out.trim_end().ends_with(p)), "{out:?}");
+    }
+}
+
+/// `horizon wdl-fit`: a missing file, a file that is not training data and a bad
+/// `--holdout` are one line on stderr with exit code 2.
+#[test]
+fn wdl_fit_bad_input() {
+    let dir = std::env::temp_dir().join(format!("horizon-wdl-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let odd = dir.join("odd.bin");
+    std::fs::write(&odd, [0u8; 33]).unwrap();
+    let odd = odd.to_str().unwrap();
+    for args in [
+        vec!["wdl-fit"],
+        vec!["wdl-fit", "/nonexistent/data.bin"],
+        vec!["wdl-fit", odd],
+        vec!["wdl-fit", odd, "--holdout", "0.9"],
+        vec!["wdl-fit", odd, "--holdout", "x"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{args:?}: {}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -213,7 +213,14 @@ fn handshake() {
     let mut e = Engine::start();
     e.send("uci");
     let lines = e.until(T, "uciok", |l| l == "uciok");
-    assert!(lines[0].starts_with("id name "), "first line: {}", lines[0]);
+    assert!(lines[0].starts_with("id name Horizon "), "first line: {}", lines[0]);
+    // `id name Horizon <version> <commit>`: the commit is 7 hex digits or `unknown`.
+    let commit = lines[0].split_whitespace().nth(4).unwrap_or("");
+    assert!(
+        commit == "unknown" || (commit.len() == 7 && commit.chars().all(|c| c.is_ascii_hexdigit())),
+        "{}",
+        lines[0]
+    );
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     for name in ["Hash", "Threads", "MultiPV", "Move Overhead", "Clear Hash", "Ponder", "UCI_Chess960"] {
         let prefix = format!("option name {name} type ");
@@ -590,8 +597,14 @@ fn bad_input_is_answered_and_state_kept() {
         assert_eq!(count_bestmoves(&lines), 0, "{shown:?} started a search");
         assert!(e.alive());
     }
-    // Still the last good position, and searching it gives a legal move.
+    // The board is still the last good position, but the last `position` was rejected, so
+    // `go` searches nothing: an error and `bestmove 0000` until a good `position` arrives.
     assert_eq!(e.fen(), good);
+    e.send("go depth 3");
+    let (lines, best) = e.bestmove(Duration::from_secs(10));
+    assert_eq!(best, "bestmove 0000");
+    assert!(lines.iter().any(|l| l.starts_with("info string error: no search")), "{lines:?}");
+    e.send(&format!("position fen {good}"));
     e.send("go depth 3");
     let (_, best) = e.bestmove(Duration::from_secs(10));
     legal_bestmove(&best, good, &[]);
@@ -881,6 +894,122 @@ fn no_move_gives_bestmove_none() {
     }
 }
 
+/// A mated root is scored `mate 0` and a stalemated one `cp 0`, at depth 0, before
+/// `bestmove (none)`: a script reading the score of any position gets one.
+fn terminal_roots_are_scored() {
+    let mut e = Engine::start();
+    for (fen, score) in [
+        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "score mate 0"),
+        ("R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1", "score mate 0"),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "score cp 0"),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 5");
+        let (lines, best) = e.bestmove(T);
+        assert_eq!(best, "bestmove (none)");
+        let info: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert_eq!(info.len(), 1, "{fen}: {lines:?}");
+        assert!(info[0].starts_with("info depth 0 ") && info[0].contains(score), "{fen}: {}", info[0]);
+        assert!(!info[0].contains(" pv"), "{fen}: an empty pv is left out: {}", info[0]);
+    }
+}
+
+/// After a rejected `position` (bad FEN or illegal move), `go` and `go perft` search
+/// nothing until a good `position` or `ucinewgame` arrives.
+fn go_after_rejected_position_searches_nothing() {
+    let mut e = Engine::start();
+    for bad in ["position fen 8/8/8/8/8/8/8/8 w - - 0 1", "position startpos moves e2e4 e7e5 e1e3"] {
+        e.send("position startpos moves d2d4");
+        e.send(bad);
+        for go in ["go depth 3", "go wtime 1000 btime 1000", "go perft 2"] {
+            e.send(go);
+            let (lines, best) = e.bestmove(T);
+            assert_eq!(best, "bestmove 0000", "{bad} / {go}: {lines:?}");
+            assert!(!lines.iter().any(|l| l.starts_with("info depth")), "{bad} / {go}: {lines:?}");
+        }
+        e.send("position startpos moves e2e4");
+        e.send("go depth 2");
+        let (_, best) = e.bestmove(T);
+        legal_bestmove(&best, START_FEN, &["e2e4"]);
+        e.send(bad);
+        e.send("ucinewgame");
+        e.send("go depth 2");
+        let (_, best) = e.bestmove(T);
+        legal_bestmove(&best, START_FEN, &[]);
+    }
+}
+
+/// After the first second of a search the main thread names each root move it starts.
+fn currmove_after_a_second() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go movetime 1600");
+    let (lines, _) = e.bestmove(T);
+    let current: Vec<&String> = lines.iter().filter(|l| l.contains(" currmove ")).collect();
+    assert!(!current.is_empty(), "no currmove line: {lines:?}");
+    let b = Board::startpos();
+    for l in &current {
+        let t: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!((t[0], t[1], t[3], t[5]), ("info", "depth", "currmove", "currmovenumber"), "{l}");
+        assert!(b.parse_uci_move(t[4]).is_ok(), "{l}");
+        let n: usize = t[6].parse().unwrap();
+        assert!((1..=20).contains(&n), "{l}");
+    }
+    // None in the first second: a short search prints none.
+    e.send("go movetime 300");
+    let (lines, _) = e.bestmove(T);
+    assert!(!lines.iter().any(|l| l.contains(" currmove ")), "{lines:?}");
+}
+
+/// `UCI_ShowWDL`: off by default (no `wdl`); on, every scored `info` line carries
+/// `wdl W D L` right after the score, summing to 1000, certain for mates either way.
+fn show_wdl() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(T, "uciok", |l| l == "uciok");
+    assert!(lines.iter().any(|l| l == "option name UCI_ShowWDL type check default false"), "{lines:?}");
+    e.send("go depth 4");
+    let (lines, _) = e.bestmove(T);
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+    e.send("setoption name UCI_ShowWDL value true");
+    // (fen, expected wdl of the last scored line, if certain)
+    for (fen, certain) in [
+        (START_FEN, None),
+        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", Some([0, 0, 1000])),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", None),
+        ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", Some([1000, 0, 0])),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 6");
+        let (lines, _) = e.bestmove(T);
+        let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+        assert!(!scored.is_empty(), "{fen}: {lines:?}");
+        let mut last = [0u32; 3];
+        for l in &scored {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let i = t.iter().position(|&x| x == "wdl").unwrap_or_else(|| panic!("no wdl: {l}"));
+            // Right after `score cp|mate N` and its optional bound.
+            let score_at = t.iter().position(|&x| x == "score").unwrap();
+            assert!(i == score_at + 3 || (i == score_at + 4 && t[score_at + 3].ends_with("bound")), "{l}");
+            let w: Vec<u32> = t[i + 1..i + 4].iter().map(|x| x.parse().unwrap()).collect();
+            assert_eq!(w.iter().sum::<u32>(), 1000, "{l}");
+            last = [w[0], w[1], w[2]];
+        }
+        if let Some(c) = certain {
+            assert_eq!(last, c, "{fen}: {:?}", scored.last());
+        } else if fen != START_FEN {
+            // The stalemate: a sure draw at 0 cp with bare-ish material is mostly a draw.
+            assert!(last[1] > 500, "{fen}: {last:?}");
+        }
+    }
+    e.send("position startpos");
+    e.send("eval");
+    let lines = e.until(T, "eval", |l| l.starts_with("info string eval"));
+    assert!(lines.last().unwrap().contains(" wdl "), "{lines:?}");
+    e.send("setoption name UCI_ShowWDL value maybe");
+    assert!(e.sync().iter().any(|l| l.starts_with("info string error: ")));
+}
+
 fn go_perft() {
     let mut e = Engine::start();
     e.send("position startpos");
@@ -1098,7 +1227,11 @@ end_to_end!(
     isready_during_go_perft_and_stop_ends_it,
     uci_bench_answers_isready_and_stops,
     malformed_go_ends_in_exactly_one_bestmove,
-    nnue_options
+    nnue_options,
+    terminal_roots_are_scored,
+    go_after_rejected_position_searches_nothing,
+    currmove_after_a_second,
+    show_wdl
 );
 
 /// `UseNNUE` and `EvalFile`: declared; a missing, truncated or corrupt file is answered with

@@ -4,7 +4,7 @@
 //! # Layout
 //! - One file per subcommand ([`perft`], [`perft_suite`], [`perft_diff`], [`bench`], [`see`],
 //!   [`epd`], [`datagen`], [`tune`], [`tb`], [`genfens`], [`pgn_convert`], [`convert`],
-//!   [`train`]). Each reads its arguments, calls the library with typed
+//!   [`train`], [`wdl_fit`]). Each reads its arguments, calls the library with typed
 //!   values (e.g. `crate::datagen::Config`), and turns the library's typed error into a
 //!   [`Failure`]. Nothing outside this folder imports it: libraries never depend on the
 //!   command line.
@@ -45,6 +45,7 @@ pub mod subcommand;
 pub mod tb;
 pub mod train;
 pub mod tune;
+pub mod wdl_fit;
 
 pub use subcommand::{Exit, Failure, Outcome, Subcommand, EXIT_BAD_INPUT, EXIT_FOUND, EXIT_OK};
 
@@ -63,17 +64,24 @@ pub const COMMANDS: &[Subcommand] = &[
     pgn_convert::COMMAND,
     convert::COMMAND,
     train::COMMAND,
+    wdl_fit::COMMAND,
 ];
 
 /// The text of `horizon help`.
 pub fn help() -> String {
     let mut s =
-        String::from("usage: horizon [command]\n  (no command)                     speak UCI on stdin/stdout\n");
+        String::from("usage: horizon [command]\n  (no command)                     speak UCI on stdin/stdout\n  --version                        name, version, commit and SIMD path\n");
     for c in COMMANDS {
         s.push_str(c.help);
         s.push('\n');
     }
     s
+}
+
+/// The text of `horizon --version`: name, version, commit, and the SIMD path the network
+/// evaluation uses on this CPU.
+pub fn version() -> String {
+    format!("{} (network SIMD: {})\n", crate::ENGINE_NAME, crate::eval::nnue::simd::backend().name())
 }
 
 /// Runs the subcommand `args[0]` with the rest of `args`; returns the exit code.
@@ -84,6 +92,10 @@ pub fn run(args: &[String]) -> i32 {
     };
     if matches!(name.as_str(), "help" | "--help" | "-h") {
         output::emit(&help());
+        return EXIT_OK;
+    }
+    if matches!(name.as_str(), "--version" | "-V" | "version") {
+        output::emit(&version());
         return EXIT_OK;
     }
     if let Some(c) = COMMANDS.iter().find(|c| c.claims.is_some_and(|claims| claims(args))) {

@@ -84,6 +84,7 @@ pub mod taper;
 pub mod threats;
 pub mod trace;
 #[rustfmt::skip] // written by `horizon tune` in aligned tables
+pub mod wdl;
 pub mod weights;
 
 use crate::bitboard::Bitboard;

@@ -45,10 +45,27 @@ impl Searcher {
         self.limits.searchmoves = root_moves.clone();
         self.root_nodes = root_moves.iter().map(|&m| (m, 0)).collect();
         if root_moves.is_empty() {
+            // Mated or stalemated: no move to search, but a GUI or script still expects a
+            // score (`mate 0` or `cp 0`) before `bestmove (none)`.
+            let score = if self.board.in_check() { -MATE } else { 0 };
+            if self.thread_id == 0 {
+                reporter.report(&Report {
+                    depth: 0,
+                    seldepth: 0,
+                    multipv: 1,
+                    score: Score::from_internal(score),
+                    bound: Bound::Exact,
+                    nodes: 0,
+                    time: self.start.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    tbhits: 0,
+                    pv: Vec::new(),
+                });
+            }
             return SearchResult {
                 best: Move::NULL,
                 ponder: None,
-                score: if self.board.in_check() { -MATE } else { 0 },
+                score,
                 depth: 0,
                 stats: self.stats,
                 time: self.start.elapsed(),

@@ -40,7 +40,7 @@ pub mod time;
 pub mod tt;
 
 pub use limits::{Control, Limits, Options};
-pub use report::{Report, Reporter, Score, SearchResult, Silent, Stats};
+pub use report::{CurrentMove, CurrentMoveSink, Report, Reporter, Score, SearchResult, Silent, Stats};
 pub use threads::ThreadPool;
 pub use tt::Bound;
 
@@ -121,6 +121,8 @@ pub struct Searcher {
     root_tb_score: Option<i32>,
     /// This searcher's tablebase hits, published with `progress`.
     tb_progress: Arc<AtomicU64>,
+    /// Where the main thread announces each root move it starts (`None`: nowhere).
+    current_move_sink: Option<CurrentMoveSink>,
 }
 
 impl Searcher {
@@ -154,6 +156,7 @@ impl Searcher {
             tb_pieces: 0,
             root_tb_score: None,
             tb_progress: Arc::new(AtomicU64::new(0)),
+            current_move_sink: None,
         }
     }
 
@@ -186,6 +189,24 @@ impl Searcher {
     /// Uses another hash table (after a `Hash` change).
     pub fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
         self.tt = tt;
+    }
+
+    /// Announces each root move to `sink` once a search has run `CURRMOVE_DELAY_MS` (main
+    /// thread only; `None`: no announcements).
+    pub fn set_current_move_sink(&mut self, sink: Option<CurrentMoveSink>) {
+        self.current_move_sink = sink;
+    }
+
+    /// Tells the sink which root move starts now, if the search has run long enough.
+    pub(super) fn announce_root_move(&mut self, depth: i32, mv: Move, number: usize) {
+        if self.thread_id != 0 {
+            return;
+        }
+        if let Some(sink) = self.current_move_sink.as_mut() {
+            if self.start.elapsed() >= std::time::Duration::from_millis(CURRMOVE_DELAY_MS) {
+                sink(&CurrentMove { depth, mv, number });
+            }
+        }
     }
 
     /// Sets the search options (they stay until changed).

@@ -288,6 +288,9 @@ impl Searcher {
             self.stack[ply].mv = m;
             self.stack[ply].moved = moved_piece;
             let nodes_before = self.stats.nodes;
+            if root {
+                self.announce_root_move(depth, m, legal + 1);
+            }
             self.make_move(ply, m);
             legal += 1;
             if quiet && n_quiets < quiets_tried.len() {

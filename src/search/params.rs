@@ -30,6 +30,9 @@ pub const ASPIRATION_MAX_DELTA: i32 = 1000;
 /// Aspiration failures are reported (`lowerbound`/`upperbound` lines) only once the search
 /// has run this long, so that short searches print one line per depth.
 pub const BOUND_REPORT_DELAY_MS: u64 = 1000;
+/// Root moves are announced (`currmove`) only after the search has run this long, so short
+/// searches send no more lines than before.
+pub const CURRMOVE_DELAY_MS: u64 = 1000;
 
 /// Reverse futility pruning: at depth <= this, stop if eval - margin * depth >= beta.
 pub const RFP_DEPTH: i32 = 7;

@@ -2,8 +2,9 @@
 //! GUI shows them, counters and the final result. The search never prints; the protocol
 //! layer formats these.
 
-use super::params::{MATE, MATE_BOUND};
+use super::params::{MATE, MATE_BOUND, TB_WIN_BOUND};
 use super::tt::Bound;
+use crate::eval::wdl::Wdl;
 use crate::moves::Move;
 use std::time::Duration;
 
@@ -16,6 +17,18 @@ pub enum Score {
 }
 
 impl Score {
+    /// The win/draw/loss chances of this score for the side to move with `material` on the
+    /// board (see `crate::eval::wdl`): mates and tablebase results are certainties.
+    pub fn wdl(self, material: i32) -> Wdl {
+        match self {
+            Score::Mate(n) if n > 0 => Wdl::WON,
+            Score::Mate(_) => Wdl::LOST,
+            Score::Cp(cp) if cp >= TB_WIN_BOUND => Wdl::WON,
+            Score::Cp(cp) if cp <= -TB_WIN_BOUND => Wdl::LOST,
+            Score::Cp(cp) => crate::eval::wdl::wdl(cp, material),
+        }
+    }
+
     pub fn from_internal(s: i32) -> Score {
         if s >= MATE_BOUND {
             Score::Mate((MATE - s + 1) / 2)
@@ -68,6 +81,19 @@ pub struct Report {
     pub tbhits: u64,
     pub pv: Vec<Move>,
 }
+
+/// The root move the main thread is about to search (`info currmove … currmovenumber …`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CurrentMove {
+    pub depth: i32,
+    pub mv: Move,
+    /// 1 for the first root move searched at this depth (and MultiPV line).
+    pub number: usize,
+}
+
+/// Where the main thread announces its current root move once a search has run for
+/// `CURRMOVE_DELAY_MS`; set by the protocol layer for the next searches.
+pub type CurrentMoveSink = Box<dyn FnMut(&CurrentMove) + Send>;
 
 /// Receives the search's reports.
 pub trait Reporter {

@@ -17,7 +17,7 @@
 //! starting a few threads costs microseconds, far below one move's thinking time.
 
 use super::params::SMP_VOTE_SCORE_BASE;
-use super::report::{Report, Reporter, Score, SearchResult};
+use super::report::{CurrentMoveSink, Report, Reporter, Score, SearchResult};
 use super::tt::{Bound, TranspositionTable};
 use super::{Control, Limits, Options, Searcher};
 use crate::board::Board;
@@ -119,6 +119,13 @@ impl ThreadPool {
     pub fn set_tablebases(&mut self, tb: Option<Arc<crate::syzygy::Tablebases>>) {
         for s in &mut self.searchers {
             s.set_tablebases(tb.clone());
+        }
+    }
+
+    /// Announces the main thread's root moves to `sink` (`info currmove`); helpers never do.
+    pub fn set_current_move_sink(&mut self, sink: Option<CurrentMoveSink>) {
+        if let Some(main) = self.searchers.first_mut() {
+            main.set_current_move_sink(sink);
         }
     }
 

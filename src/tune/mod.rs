@@ -24,6 +24,7 @@
 
 pub mod dataset;
 pub mod model;
+pub mod wdl;
 pub mod write;
 
 use crate::eval::layout::COUNT;

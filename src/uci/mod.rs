@@ -13,7 +13,7 @@ use crate::moves::Move;
 use crate::perft;
 use crate::search::threads::Pick;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Bound, Control, Limits, Report, Reporter, Score, ThreadPool};
+use crate::search::{Bound, Control, CurrentMove, Limits, Report, Reporter, Score, ThreadPool};
 use crate::syzygy::Tablebases;
 use command::{Command, GoParams};
 use options::{Change, EngineOptions};
@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-pub const ENGINE_NAME: &str = concat!("Horizon ", env!("CARGO_PKG_VERSION"));
+pub use crate::ENGINE_NAME;
 pub const ENGINE_AUTHOR: &str = "the Horizon developers";
 /// Stack of the search thread: the recursion is up to `MAX_PLY` deep with a move list
 /// and picker per node, far more than a default thread stack holds.
@@ -40,16 +40,19 @@ pub fn send(line: &str) {
 /// Formats search reports as `info` lines.
 struct UciReporter {
     chess960: bool,
+    /// `UCI_ShowWDL`: the root's material for the win/draw/loss model (`None`: no `wdl`).
+    wdl_material: Option<i32>,
 }
 
 impl Reporter for UciReporter {
     fn report(&mut self, r: &Report) {
-        send(&format_info(r, self.chess960));
+        send(&format_info(r, self.chess960, self.wdl_material));
     }
 }
 
-/// `info depth … pv …` for one report.
-pub fn format_info(r: &Report, chess960: bool) -> String {
+/// `info depth … pv …` for one report, with `wdl W D L` after the score when
+/// `wdl_material` (the root's material, see `crate::eval::wdl::material`) is given.
+pub fn format_info(r: &Report, chess960: bool, wdl_material: Option<i32>) -> String {
     let ms = r.time.as_millis();
     let nps = (r.nodes as u128 * 1000) / ms.max(1);
     let score = match r.score {
@@ -61,20 +64,16 @@ pub fn format_info(r: &Report, chess960: bool) -> String {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
     };
+    let wdl = wdl_material.map_or(String::new(), |m| {
+        let w = r.score.wdl(m);
+        format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+    });
     let pv: Vec<String> = r.pv.iter().map(|m| m.uci(chess960).to_string()).collect();
+    // A mated or stalemated root has no line: the `pv` token is left out, not sent empty.
+    let pv_field = if pv.is_empty() { String::new() } else { format!(" pv {}", pv.join(" ")) };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
-        r.depth,
-        r.seldepth,
-        r.multipv,
-        score,
-        bound,
-        r.nodes,
-        nps,
-        r.hashfull,
-        r.tbhits,
-        ms,
-        pv.join(" ")
+        "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} tbhits {} time {}{}",
+        r.depth, r.seldepth, r.multipv, score, bound, wdl, r.nodes, nps, r.hashfull, r.tbhits, ms, pv_field
     )
 }
 
@@ -98,6 +97,9 @@ pub struct Engine {
     evaluation_changed: bool,
     /// The Syzygy tables of `SyzygyPath` (`None`: none).
     tablebases: Option<Arc<Tablebases>>,
+    /// Why the last `position` was rejected, until a good one (or `ucinewgame`) arrives:
+    /// a `go` meanwhile is refused rather than searching a position the GUI never sent.
+    rejected_position: Option<String>,
 }
 
 /// Option changes waiting for the running job to end.
@@ -132,6 +134,7 @@ impl Engine {
             network: nnue::default_network(),
             evaluation_changed: false,
             tablebases: None,
+            rejected_position: None,
         }
     }
 
@@ -222,6 +225,7 @@ impl Engine {
                     p.clear();
                 }
                 self.board = Board::startpos();
+                self.rejected_position = None;
             }
             Command::Position { fen, moves } => self.set_position(fen, &moves),
             Command::Go(g) => self.go(g),
@@ -290,11 +294,16 @@ impl Engine {
     /// figure for comparison.
     fn eval_line(&self) -> String {
         let classical = crate::eval::evaluate(&self.board);
+        let material = crate::eval::wdl::material(&self.board);
+        let wdl = |cp: i32| {
+            let w = crate::eval::wdl::wdl(cp, material);
+            format!("wdl {} {} {}", w.win, w.draw, w.loss)
+        };
         if self.options.use_nnue {
             let net = nnue::evaluate_board(&self.network, &self.board);
-            format!("info string eval {net} cp (side to move, nnue); classical {classical} cp")
+            format!("info string eval {net} cp (side to move, nnue) {}; classical {classical} cp", wdl(net))
         } else {
-            format!("info string eval {classical} cp (side to move, classical)")
+            format!("info string eval {classical} cp (side to move, classical) {}", wdl(classical))
         }
     }
 
@@ -400,6 +409,7 @@ impl Engine {
                 Ok(b) => b,
                 Err(e) => {
                     send(&format!("info string error: {e}"));
+                    self.rejected_position = Some(e.to_string());
                     return;
                 }
             },
@@ -417,15 +427,25 @@ impl Engine {
                 }
                 Err(e) => {
                     send(&format!("info string error: {e} (position {})", b.to_fen()));
+                    self.rejected_position = Some(format!("{e}"));
                     return;
                 }
             }
         }
         self.board = b;
+        self.rejected_position = None;
     }
 
     fn go(&mut self, mut g: GoParams) {
         self.stop_search();
+        if let Some(why) = &self.rejected_position {
+            // The GUI's last position was not set: searching the one before it would
+            // answer a question nobody asked. `0000` (the null move) is no move of any
+            // position, so no GUI can take it for a move to play.
+            send(&format!("info string error: no search: the last position was rejected ({why})"));
+            send(REJECTED_POSITION_BESTMOVE);
+            return;
+        }
         let mut notes = std::mem::take(&mut g.notes);
         if let Some(d) = g.perft {
             if !notes.is_empty() {
@@ -479,6 +499,8 @@ impl Engine {
             move_overhead_ms: self.options.move_overhead,
         };
         let wait_for_stop = g.infinite;
+        let chess960 = self.options.chess960;
+        let wdl_material = self.options.show_wdl.then(|| crate::eval::wdl::material(&self.board));
         self.control.pondering.store(g.ponder, Ordering::SeqCst);
         let evaluation_changed = std::mem::take(&mut self.evaluation_changed);
         if evaluation_changed {
@@ -492,13 +514,15 @@ impl Engine {
         pool.set_options(self.options.search);
         pool.set_network(self.searched_network());
         pool.set_tablebases(self.tablebases.clone());
+        pool.set_current_move_sink(Some(Box::new(move |c: &CurrentMove| {
+            send(&format!("info depth {} currmove {} currmovenumber {}", c.depth, c.mv.uci(chess960), c.number))
+        })));
         pool.set_pick(if self.options.thread_vote { Pick::Vote } else { Pick::Main });
         let board = self.board.clone();
         let control = self.control.clone();
-        let chess960 = self.options.chess960;
         let tablebases = self.tablebases.clone();
         self.spawn_job("search", move || {
-            let result = pool.search(&board, limits, &mut UciReporter { chess960 });
+            let result = pool.search(&board, limits, &mut UciReporter { chess960, wdl_material });
             // Tables that turned out damaged when first loaded: reported once each.
             for e in tablebases.iter().flat_map(|t| t.take_errors()) {
                 send(&format!("info string error: {e}"));
@@ -523,6 +547,9 @@ impl Engine {
         });
     }
 }
+
+/// The answer to `go` after a rejected `position`.
+pub const REJECTED_POSITION_BESTMOVE: &str = "bestmove 0000";
 
 /// How long a `go` searches when none of its limits could be read.
 const MALFORMED_GO_MOVETIME_MS: u64 = 1000;

@@ -35,6 +35,8 @@ pub struct EngineOptions {
     pub eval_file: String,
     /// `SyzygyPath`: directories of Syzygy tables (`<empty>`: none).
     pub syzygy_path: String,
+    /// `UCI_ShowWDL`: every `info … score` line carries `wdl W D L` (per mille).
+    pub show_wdl: bool,
 }
 
 impl Default for EngineOptions {
@@ -51,6 +53,7 @@ impl Default for EngineOptions {
             use_nnue: crate::eval::nnue::USE_NNUE_BY_DEFAULT,
             eval_file: INTERNAL_NAME.to_string(),
             syzygy_path: crate::syzygy::EMPTY_PATH.to_string(),
+            show_wdl: false,
         }
     }
 }
@@ -65,6 +68,7 @@ pub fn declarations() -> Vec<String> {
         "option name Clear Hash type button".to_string(),
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
+        "option name UCI_ShowWDL type check default false".to_string(),
         // For experiments: off = quiescence orders captures by MVV/LVA but prunes none by SEE.
         "option name QSearchSEE type check default true".to_string(),
         // For experiments: on = quiet checks (SEE >= 0) at the first quiescence ply.
@@ -139,6 +143,10 @@ impl EngineOptions {
             "clear hash" => Ok(Change::ClearHash),
             "ponder" => {
                 self.ponder = check(name, value)?;
+                Ok(Change::Other)
+            }
+            "uci_showwdl" => {
+                self.show_wdl = check(name, value)?;
                 Ok(Change::Other)
             }
             "uci_chess960" => {
