@@ -29,6 +29,8 @@ except ImportError:
     sys.exit("python-chess is missing: pip install chess")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_ENGINE = os.path.join(ROOT, "target", "release", "horizon")
+DEFAULT_SYZYGY = os.path.join(ROOT, "tests", "data", "syzygy")
 DEPTH = 8
 
 
@@ -88,8 +90,8 @@ def describe(info):
 
 
 def main():
-    engine_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target/release/horizon")
-    syzygy = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "tests/data/syzygy")
+    engine_path = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_ENGINE
+    syzygy = sys.argv[2] if len(sys.argv) > 2 else DEFAULT_SYZYGY
     failed = 0
     print(f"python-chess {chess.__version__}, engine {engine_path}")
     with chess.engine.SimpleEngine.popen_uci(engine_path) as engine:
@@ -118,7 +120,8 @@ def main():
                 faults += [f"line {i}: {f}" for f in check_line(info, expect, want_wdl)]
             shown = "; ".join(describe(info) for info in infos) or "nothing"
             status = "FAIL" if faults else "ok  "
-            print(f"{status} {name} ({fen}): {shown}" + (f" -- {', '.join(faults)}" if faults else ""))
+            detail = f" -- {', '.join(faults)}" if faults else ""
+            print(f"{status} {name} ({fen}): {shown}{detail}")
             failed += bool(faults)
     print("PASS" if failed == 0 else f"{failed} check(s) failed")
     return 1 if failed else 0
