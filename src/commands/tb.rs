@@ -75,7 +75,8 @@ fn run(argv: &[String]) -> Outcome {
     }
     match ranking {
         Some(r) => {
-            let best = r.best_moves();
+            // The moves the engine plays among (a mate its search proves aside).
+            let best = r.fastest_moves();
             out.push_str(&format!(
                 "moves  ranked by {} (result for the mover; dtz from this position, in plies)\n",
                 if r.by_dtz { "DTZ" } else { "WDL only" }

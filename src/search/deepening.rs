@@ -42,7 +42,7 @@ impl Searcher {
         }
         // Tablebases: in a position they cover, only the moves that keep its value.
         self.tablebase_root(&mut root_moves);
-        self.root_restricted = root_moves.len() < legal_count;
+        self.root_restricted = root_moves.len() < legal_count || !self.root_mate_only.is_empty();
         self.limits.searchmoves = root_moves.clone();
         self.root_nodes = root_moves.iter().map(|&m| (m, 0)).collect();
         if root_moves.is_empty() {
@@ -72,8 +72,13 @@ impl Searcher {
                 time: self.start.elapsed(),
             };
         }
-        // A legal fallback in case the search is stopped before depth 1 completes.
-        let tt_move = self.tt.probe(self.board.key()).map(|e| e.mv).filter(|m| root_moves.contains(m));
+        // A legal fallback in case the search is stopped before depth 1 completes (not a
+        // move that counts only as a mate: none is proven yet).
+        let tt_move = self
+            .tt
+            .probe(self.board.key())
+            .map(|e| e.mv)
+            .filter(|&m| root_moves.contains(&m) && !self.is_mate_only_root_move(m));
         let mut best = tt_move.unwrap_or(root_moves[0]);
         let mut best_pv: Vec<Move> = vec![best];
         let mut best_score = 0;

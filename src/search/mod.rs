@@ -121,6 +121,9 @@ pub struct Searcher {
     /// The score to show while the root's moves are restricted by the tables (the search's
     /// own score unless it found a mate).
     root_tb_score: Option<i32>,
+    /// Root moves the tables rank as sure wins but slower than the fastest: they count only
+    /// if the search proves a mate with them (`tablebase.rs`).
+    root_mate_only: Vec<Move>,
     /// This searcher's tablebase hits, published with `progress`.
     tb_progress: Arc<AtomicU64>,
     /// Where the main thread announces each root move it starts (`None`: nowhere).
@@ -157,6 +160,7 @@ impl Searcher {
             tb: None,
             tb_pieces: 0,
             root_tb_score: None,
+            root_mate_only: Vec::new(),
             tb_progress: Arc::new(AtomicU64::new(0)),
             current_move_sink: None,
         }

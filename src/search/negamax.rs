@@ -300,9 +300,15 @@ impl Searcher {
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + extension;
 
-            // Step 12. Principal variation search with late move reductions.
+            // Step 12. Principal variation search with late move reductions (a root move
+            // the tables rank slower than the fastest win is searched only for a mate).
+            let mate_only = root && self.is_mate_only_root_move(m);
             let mut score;
-            if depth >= LMR_DEPTH && legal > LMR_MIN_MOVES + pv_node as usize && (quiet || is_bad_capture_score(order))
+            if mate_only {
+                score = self.search_mate_only_root_move(alpha, beta, new_depth);
+            } else if depth >= LMR_DEPTH
+                && legal > LMR_MIN_MOVES + pv_node as usize
+                && (quiet || is_bad_capture_score(order))
             {
                 let mut r = LMR[(depth as usize).min(LMR_TABLE_SIZE - 1)][legal.min(LMR_TABLE_SIZE - 1)];
                 r -= pv_node as i32;
@@ -323,7 +329,7 @@ impl Searcher {
             } else {
                 score = alpha + 1; // forces the full-window search below
             }
-            if pv_node && (legal == 1 || score > alpha) {
+            if pv_node && (legal == 1 || score > alpha) && !mate_only {
                 score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
             }
             self.board.unmake();

@@ -131,6 +131,30 @@ impl RootRanking {
         self.moves.iter().filter(|m| m.rank == best).map(|m| m.mv).collect()
     }
 
+    /// The moves to play among: of the best moves, when they are wins sure within the
+    /// fifty-move rule (ranked by DTZ), only those with the least DTZ; otherwise the best
+    /// moves themselves (their rank already orders them by distance, or they are draws).
+    ///
+    /// All sure wins share one rank, so a search free to choose among them may shuffle
+    /// until the clock forces progress. Playing the least DTZ instead reaches the next
+    /// capture, pawn move or mate in about DTZ plies against any defence, and never repeats
+    /// a position: the distance of the winner's positions falls with every move. (Where a
+    /// table stores moves, a DTZ may be one ply long, so two moves a ply apart may tie and
+    /// the slower be played; the true distance still falls by at least a ply a move.)
+    pub fn fastest_moves(&self) -> Vec<Move> {
+        let Some(first) = self.moves.first() else { return Vec::new() };
+        if !self.by_dtz || first.outcome() != 2 {
+            return self.best_moves();
+        }
+        // Sorted by rank, then DTZ: the first move has the least DTZ of the best rank.
+        self.moves.iter().filter(|m| m.rank == first.rank && m.dtz == first.dtz).map(|m| m.mv).collect()
+    }
+
+    /// The same ranking over only the moves `keep` allows (e.g. `go searchmoves`).
+    pub fn only(&self, keep: impl Fn(Move) -> bool) -> RootRanking {
+        RootRanking { moves: self.moves.iter().filter(|m| keep(m.mv)).copied().collect(), by_dtz: self.by_dtz }
+    }
+
     /// The best move's result for the side to move.
     pub fn wdl(&self) -> Option<Wdl> {
         self.moves.first().map(|m| m.wdl)
