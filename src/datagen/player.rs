@@ -5,6 +5,7 @@ use super::format::{format_line, Outcome};
 use crate::board::{Board, START_FEN};
 use crate::error::HashAllocError;
 use crate::eval::nnue::Network;
+use crate::hash::mix64;
 use crate::record::{Record, RECORD_SIZE};
 use crate::search::movepick::is_tactical;
 use crate::search::params::MATE_BOUND;
@@ -67,10 +68,7 @@ impl Game {
 /// The seed of game `index`'s random generator: a SplitMix64-style mix of the run seed,
 /// so neighbouring seeds and indices give unrelated streams.
 fn game_seed(seed: u64, index: u64) -> u64 {
-    let mut z = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index.wrapping_add(0xD1B5_4A32_D192_ED03);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    mix64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index.wrapping_add(0xD1B5_4A32_D192_ED03))
 }
 
 /// Plays self-play games with one search thread and its own hash table.

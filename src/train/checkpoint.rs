@@ -22,7 +22,7 @@
 
 use super::adamw::AdamW;
 use super::network::{Layout, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
-use crate::eval::nnue::network::fnv1a64;
+use crate::hash::fnv1a64;
 
 /// Checkpoint magic.
 pub const MAGIC: &[u8; 8] = b"HZCKPT\0\0";

@@ -23,7 +23,8 @@
 //! `screlu(x) = clamp(x, 0, QA)²`.
 
 use super::network::Layout;
-use crate::eval::nnue::network::{fnv1a64, header_bytes};
+use crate::eval::nnue::network::header_bytes;
+use crate::hash::fnv1a64;
 
 // The format's constants are the engine's reader's, defined once in `eval::nnue`.
 pub use crate::eval::nnue::network::file_size;
