@@ -20,13 +20,12 @@
 //! - [`syzygy`]: Syzygy endgame tablebases: finding, loading and probing WDL and DTZ.
 //! - [`search`]: iterative deepening, negamax, quiescence, move ordering, hash table.
 //! - [`bench`](mod@bench): the fixed-depth benchmark and its node-count signature.
-//! - [`tune`]: the evaluation tuner (`horizon tune`).
-//! - [`record`]: the 32-byte binary training record (`--format bin`, the trainer's input).
-//! - [`datagen`]: self-play positions for tuning and training (a library with a typed `Config`).
-//! - [`train`]: the network trainer and the text/binary data converter (libraries with
-//!   typed `Config`s; `horizon train`, `horizon convert`).
-//! - [`genfens`]: opening positions for OpenBench DATAGEN workloads; [`pgn`]: reading PGN
-//!   files and converting fastchess games into training positions.
+//! - [`data`]: training data in one place: the text line and the 32-byte binary record, the
+//!   one reader of both, and the tools that make or convert it: self-play (`datagen`),
+//!   text/binary conversion (`convert`), OpenBench openings (`genfens`), PGN reading and
+//!   fastchess games to data (`pgn-convert`). Libraries with typed `Config`s and errors.
+//! - [`tune`]: the evaluation tuner (`horizon tune`), reading text data.
+//! - [`train`]: the network trainer (`horizon train`), reading binary data.
 //! - [`uci`]: the protocol layer; [`commands`]: the other subcommands, one file each, and the
 //!   one argument reader. Nothing above imports `uci` or `commands`.
 
@@ -41,18 +40,15 @@ pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod commands;
-pub mod datagen;
+pub mod data;
 pub mod epd;
 pub mod error;
 pub mod eval;
-pub mod genfens;
 pub mod hash;
 pub mod minimise;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
-pub mod pgn;
-pub mod record;
 pub mod san;
 pub mod search;
 pub mod see;

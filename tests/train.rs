@@ -2,12 +2,14 @@
 //! tiny training run whose `.nnue` file is checked by an independent decoder written here
 //! from the specification (HELPERS.md / docs/training.md).
 
-use horizon::datagen::Player;
-use horizon::record::{Record, RecordError, RECORD_SIZE};
+use horizon::data::convert::{self, record_of_line, ConvertError};
+use horizon::data::datagen::Player;
+use horizon::data::read::{self, FileError};
+use horizon::data::record::{RawRecord, Record, RecordError, RECORD_SIZE};
+use horizon::data::Format;
 use horizon::train::checkpoint::Checkpoint;
-use horizon::train::convert::{self, record_of_line, Format};
 use horizon::train::network::{eval_cp, run_slice, Layout, LossSpec, Scratch};
-use horizon::train::{self, data, Config, Output};
+use horizon::train::{self, Config, Output};
 use horizon::Board;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -171,7 +173,8 @@ fn convert_text_bin_text_round_trip_with_dedup() {
 
     // An existing output is refused without --force.
     let e = convert::run(&cfg).unwrap_err();
-    assert_eq!(e, train::TrainError::Input(format!("'{bin}' exists; add --force to replace it")));
+    assert!(matches!(&e, ConvertError::Exists(p) if *p == bin), "{e:?}");
+    assert_eq!(e.to_string(), format!("'{bin}' exists; add --force to replace it"));
 
     // Back to text: the unique lines in their first order, castling dropped.
     let s = convert::run(&convert::Config {
@@ -214,10 +217,12 @@ fn convert_text_bin_text_round_trip_with_dedup() {
 fn bad_data_files_are_refused_with_their_own_messages() {
     let short = temp_path("short.bin");
     std::fs::write(&short, [0u8; 33]).unwrap();
-    let e = data::load(std::slice::from_ref(&short)).unwrap_err();
+    let e = read::load(std::slice::from_ref(&short)).unwrap_err();
+    assert!(matches!(e, FileError::Size { len: 33, .. }), "{e:?}");
+    let e = e.to_string();
     assert!(e.contains(&short) && e.contains("not a multiple of 32"), "{e}");
     let missing = temp_path("missing.bin");
-    let e = data::load(std::slice::from_ref(&missing)).unwrap_err();
+    let e = read::load(std::slice::from_ref(&missing)).unwrap_err().to_string();
     assert!(e.starts_with("cannot read") && e.contains(&missing), "{e}");
 
     // Invalid records are skipped and counted, not fatal.
@@ -230,7 +235,7 @@ fn bad_data_files_are_refused_with_their_own_messages() {
         bytes.extend_from_slice(&r);
     }
     std::fs::write(&mixed, &bytes).unwrap();
-    let (records, stats) = data::load(std::slice::from_ref(&mixed)).unwrap();
+    let (records, stats) = read::load(std::slice::from_ref(&mixed)).unwrap();
     assert_eq!((records.len(), stats.records, stats.invalid), (2, 2, 2));
     assert!(stats.first_errors[0].contains("record 2: result 9"), "{:?}", stats.first_errors);
 
@@ -599,7 +604,7 @@ fn bad_arguments_are_one_line_with_exit_code_2() {
 
 /// Records of the start position whose results follow `sigmoid(score / k)`: scores spread
 /// over ±1000 cp, each result a win or a loss drawn with that probability.
-fn records_with_scale(count: usize, k: f64, seed: u64) -> Vec<horizon::record::RawRecord> {
+fn records_with_scale(count: usize, k: f64, seed: u64) -> Vec<RawRecord> {
     let mut rng = SmallRng::seed_from_u64(seed);
     (0..count)
         .map(|_| {
@@ -624,7 +629,7 @@ fn fitted_wdl_scale_finds_the_scale_of_the_results() {
 
 /// The loss and the gradient of the output bias for one network with one output bucket and
 /// one record.
-fn loss_and_bias_gradient(params: &[f32], n: usize, raw: &horizon::record::RawRecord, spec: LossSpec) -> (f64, f32) {
+fn loss_and_bias_gradient(params: &[f32], n: usize, raw: &RawRecord, spec: LossSpec) -> (f64, f32) {
     let mut grad = vec![0.0; params.len()];
     let l = Layout::single(n);
     let loss = run_slice(params, l, std::slice::from_ref(raw), spec, Some(&mut grad), &mut Scratch::new(n));

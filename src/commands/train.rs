@@ -6,7 +6,7 @@ use super::args::{ArgError, Args, THREADS};
 use super::output::{emit, say};
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
 use crate::train::network::{HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
-use crate::train::{self, Config, Output, WdlScale};
+use crate::train::{self, Config, Output, TrainError, WdlScale};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
@@ -121,7 +121,10 @@ fn run(argv: &[String]) -> Outcome {
     let start = Instant::now();
     let result = train::run(&cfg, &mut Output { line: &mut line, progress: &mut progress });
     eprint!("{clear}");
-    let reports = result.map_err(super::convert::failure)?;
+    let reports = result.map_err(|e| match e {
+        TrainError::Write(s) => Failure::Failed(s),
+        TrainError::Input(s) => Failure::Input(s),
+    })?;
     say!(
         "wrote '{}' and checkpoint '{}' in {}{}",
         cfg.out,

@@ -1,14 +1,14 @@
-//! The one error type of the trainer and the converter: bad input or a failed write, so the
-//! command line can tell them apart (exit code 2 or 1).
+//! The one error type of the trainer: bad input or a failed write, so the command line can
+//! tell them apart (exit code 2 or 1).
 
 use std::fmt;
 
-/// Why a training run or a conversion stopped. Each prints as one line.
+/// Why a training run stopped. Each prints as one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TrainError {
     /// Bad input: a data file, a checkpoint or a setting that cannot be used.
     Input(String),
-    /// An output (network, checkpoint, converted data) could not be written.
+    /// An output (network, checkpoint) could not be written.
     Write(String),
 }
 

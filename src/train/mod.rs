@@ -1,4 +1,5 @@
-//! The network trainer (`horizon train`) and the data converter (`horizon convert`).
+//! The network trainer (`horizon train`), reading binary training data through
+//! [`crate::data::read`].
 //!
 //! # How a run goes
 //!
@@ -22,13 +23,13 @@
 
 pub mod adamw;
 pub mod checkpoint;
-pub mod convert;
-pub mod data;
 pub mod error;
 pub mod export;
 pub mod network;
 pub mod rng;
 
+use crate::data::read;
+use crate::data::record::RawRecord;
 use adamw::AdamW;
 use checkpoint::Checkpoint;
 pub use error::TrainError;
@@ -159,13 +160,7 @@ struct Worker {
 }
 
 /// The mean loss of `records` (forward only), over `workers.len()` threads.
-fn mean_loss(
-    params: &[f32],
-    l: Layout,
-    records: &[crate::record::RawRecord],
-    spec: LossSpec,
-    workers: &mut [Worker],
-) -> f64 {
+fn mean_loss(params: &[f32], l: Layout, records: &[RawRecord], spec: LossSpec, workers: &mut [Worker]) -> f64 {
     if records.is_empty() {
         return 0.0;
     }
@@ -184,7 +179,7 @@ fn mean_loss(
 fn train_batch(
     params: &mut [f32],
     l: Layout,
-    batch: &[crate::record::RawRecord],
+    batch: &[RawRecord],
     spec: LossSpec,
     workers: &mut [Worker],
     adam: &mut AdamW,
@@ -261,7 +256,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
 
     // 2. Data, shuffled with the seed and split.
     let load_start = Instant::now();
-    let (mut records, stats) = data::load(&cfg.data)?;
+    let (mut records, stats) = read::load(&cfg.data).map_err(|e| TrainError::Input(e.to_string()))?;
     for e in &stats.first_errors {
         (out.line)(&format!("skipped {e}"));
     }

@@ -11,8 +11,8 @@
 //! All parameters live in one flat `f32` vector (see [`Layout`]) so the optimiser, the
 //! gradient reduction and checkpoints treat them alike.
 
+use crate::data::record::RawRecord;
 use crate::eval::nnue::{output_bucket, raw_feature_index, SCALE};
-use crate::record::RawRecord;
 
 /// Inputs per perspective (2 sides × 6 pieces × 64 squares), the hidden sizes the file
 /// format allows (a multiple of `HIDDEN_MULTIPLE`, also the width of the partial sums below,

@@ -2,7 +2,8 @@
 //! coefficient traces, and writes the result as Rust source the engine compiles in.
 //!
 //! 1. **Load** ([`dataset::load`]): parse `<FEN> | <score> | <result>` lines (with the one
-//!    data-line parser, [`crate::datagen::format`]; blank lines are skipped) and trace each
+//!    data-line parser, [`crate::data::text`], through the one reader, [`crate::data::read`];
+//!    blank lines are skipped) and trace each
 //!    position once with the evaluation itself, keeping only the non-zero feature counts.
 //!    Malformed lines are *skipped and counted*, the first ten reported with their line
 //!    numbers: a data file is often still being appended to by `horizon datagen` (its last line

@@ -78,7 +78,7 @@ pub enum Command {
         hash: Option<usize>,
     },
     /// Non-standard: opening positions for OpenBench (`genfens N seed S book B [extra]`).
-    Genfens(crate::genfens::Request),
+    Genfens(crate::data::genfens::Request),
     Empty,
 }
 

@@ -287,23 +287,3 @@ impl Record {
         mix64(fnv1a64(&key))
     }
 }
-
-/// A training-data file format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// `<FEN> | <score> | <result>` lines (what `datagen` writes by default).
-    Text,
-    /// 32-byte records.
-    Bin,
-}
-
-impl Format {
-    /// The format a file name implies: `.bin` binary, anything else (and `-`) text.
-    pub fn of_path(path: &str) -> Format {
-        if path.ends_with(".bin") {
-            Format::Bin
-        } else {
-            Format::Text
-        }
-    }
-}

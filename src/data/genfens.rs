@@ -13,7 +13,7 @@
 //! # How a position is made
 //!
 //! 1. **Start.** The start position, or (with a book) a line of the book drawn uniformly
-//!    at random. Book files hold one EPD or FEN a line (see [`crate::datagen::read_book`]).
+//!    at random. Book files hold one EPD or FEN a line (see [`crate::data::book::read_book`]).
 //! 2. **Random plies.** A number of plies drawn uniformly from the request's ply range
 //!    (default [`DEFAULT_PLIES`] without a book, [`DEFAULT_BOOK_PLIES`] with one), each a
 //!    legal move drawn uniformly at random. A range of two neighbouring counts lets either
@@ -209,7 +209,7 @@ impl Generator {
     /// A generator for `request`, reading its book. `control.stop` ends a run early (UCI).
     pub fn new(request: Request, control: Arc<Control>) -> Result<Generator, String> {
         let starts = match &request.book {
-            Some(path) => crate::datagen::read_book(path).map_err(|e| e.to_string())?,
+            Some(path) => crate::data::book::read_book(path).map_err(|e| e.to_string())?,
             None => vec![START_FEN.to_string()],
         };
         let tt = Arc::new(TranspositionTable::try_new(VERIFY_HASH_MB).map_err(|e| e.to_string())?);

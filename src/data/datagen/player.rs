@@ -1,12 +1,12 @@
 //! One self-play game (see the parent module's "How a game is played"): the opening draw,
 //! the moves, adjudication and the quiet-position filter.
 
-use super::format::{format_line, Outcome};
 use crate::board::{Board, START_FEN};
+use crate::data::record::{Record, RECORD_SIZE};
+use crate::data::text::{format_line, Outcome};
 use crate::error::HashAllocError;
 use crate::eval::nnue::Network;
 use crate::hash::mix64;
-use crate::record::{Record, RECORD_SIZE};
 use crate::search::movepick::is_tactical;
 use crate::search::params::MATE_BOUND;
 use crate::search::time::Clock;
