@@ -457,20 +457,19 @@ fn tiny_training_run(buckets: usize) {
         (vec![1, 2, 3], "too short"),
     ] {
         std::fs::write(&bad, bytes).unwrap();
-        let e = Checkpoint::load(&bad).unwrap_err();
-        assert!(e.contains(want), "{e} lacks {want}");
+        let e = Checkpoint::load(&bad).unwrap_err().to_string();
+        assert!(e.contains(want) && e.contains(&bad), "{e} lacks {want}");
     }
     // A --hidden or --output-buckets that contradicts the checkpoint.
     cfg.output_buckets = Some(buckets % 8 + 1);
     let e = train::run(&cfg, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap_err();
-    assert!(
-        matches!(&e, train::TrainError::Input(s) if s.contains("--output-buckets") && s.contains("differs")),
-        "{e}"
-    );
+    assert!(matches!(e, train::TrainError::BucketsMismatch { checkpoint, .. } if checkpoint == buckets), "{e:?}");
+    assert!(e.to_string().contains("--output-buckets") && e.to_string().contains("differs"), "{e}");
     cfg.output_buckets = None;
     cfg.hidden = Some(64);
     let e = train::run(&cfg, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap_err();
-    assert!(matches!(&e, train::TrainError::Input(s) if s.contains("--hidden") && s.contains("differs")), "{e}");
+    assert!(matches!(e, train::TrainError::HiddenMismatch { given: 64, .. }), "{e:?}");
+    assert!(e.to_string().contains("--hidden") && e.to_string().contains("differs"), "{e}");
     for p in [txt, bin, net.clone(), format!("{net}.ckpt"), bad] {
         let _ = std::fs::remove_file(p);
     }

@@ -6,7 +6,7 @@ use super::args::{ArgError, Args, THREADS};
 use super::output::{emit, say};
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
 use crate::train::network::{HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
-use crate::train::{self, Config, Output, TrainError, WdlScale};
+use crate::train::{self, Config, Output, WdlScale};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
@@ -121,10 +121,8 @@ fn run(argv: &[String]) -> Outcome {
     let start = Instant::now();
     let result = train::run(&cfg, &mut Output { line: &mut line, progress: &mut progress });
     eprint!("{clear}");
-    let reports = result.map_err(|e| match e {
-        TrainError::Write(s) => Failure::Failed(s),
-        TrainError::Input(s) => Failure::Input(s),
-    })?;
+    // A failed write is a failed run (exit 1); anything else is bad input (exit 2).
+    let reports = result.map_err(|e| if e.is_write() { Failure::failed(e) } else { Failure::input(e) })?;
     say!(
         "wrote '{}' and checkpoint '{}' in {}{}",
         cfg.out,

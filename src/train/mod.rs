@@ -227,12 +227,10 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     let (n, buckets, seed, val_share) = match &resumed {
         Some(c) => {
             if let Some(h) = cfg.hidden.filter(|&h| h != c.hidden) {
-                return Err(format!("--hidden {h} differs from the checkpoint's hidden size {}", c.hidden).into());
+                return Err(TrainError::HiddenMismatch { given: h, checkpoint: c.hidden });
             }
             if let Some(b) = cfg.output_buckets.filter(|&b| b != c.buckets) {
-                return Err(
-                    format!("--output-buckets {b} differs from the checkpoint's bucket count {}", c.buckets).into()
-                );
+                return Err(TrainError::BucketsMismatch { given: b, checkpoint: c.buckets });
             }
             (c.hidden, c.buckets, c.seed, c.val_share)
         }
@@ -244,19 +242,16 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         ),
     };
     if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_MULTIPLE) {
-        return Err(format!(
-            "hidden size {n} must be a multiple of {HIDDEN_MULTIPLE} from {HIDDEN_MULTIPLE} to {MAX_HIDDEN}"
-        )
-        .into());
+        return Err(TrainError::HiddenSize(n));
     }
     if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
-        return Err(format!("output bucket count {buckets} must be from 1 to {MAX_OUTPUT_BUCKETS}").into());
+        return Err(TrainError::BucketCount(buckets));
     }
     let layout = Layout { n, buckets };
 
     // 2. Data, shuffled with the seed and split.
     let load_start = Instant::now();
-    let (mut records, stats) = read::load(&cfg.data).map_err(|e| TrainError::Input(e.to_string()))?;
+    let (mut records, stats) = read::load(&cfg.data)?;
     for e in &stats.first_errors {
         (out.line)(&format!("skipped {e}"));
     }
@@ -268,7 +263,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     }
     let (val, train) = records.split_at_mut(val_count);
     if train.is_empty() {
-        return Err(TrainError::Input("no training positions (the data files hold no valid records)".into()));
+        return Err(TrainError::NoPositions);
     }
     let batches_per_epoch = train.len().div_ceil(cfg.batch) as u64;
     (out.line)(&format!(
@@ -285,8 +280,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         WdlScale::Fixed(k) => k,
         WdlScale::Fit => {
             let fit_start = Instant::now();
-            let (k, mse) = network::fit_wdl_scale(train)
-                .ok_or_else(|| TrainError::Input("no training positions to fit the scale to".into()))?;
+            let (k, mse) = network::fit_wdl_scale(train).ok_or(TrainError::NoPositionsToFit)?;
             (out.line)(&format!(
                 "wdl scale fitted to the {} training positions in {:.1} s: {k:.1} cp (mean squared error of sigmoid(score / {k:.1}) against the results {mse:.6})",
                 train.len(),
@@ -369,8 +363,8 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
             params: params.clone(),
             adam: adam.clone(),
         };
-        export::write_atomic(&cfg.checkpoint, &ckpt.to_bytes()).map_err(TrainError::Write)?;
-        export::write_atomic(&cfg.out, &export::network_bytes(&params, layout)).map_err(TrainError::Write)?;
+        export::write_atomic(&cfg.checkpoint, &ckpt.to_bytes())?;
+        export::write_atomic(&cfg.out, &export::network_bytes(&params, layout))?;
 
         let elapsed = run_start.elapsed().as_secs_f64();
         let per_epoch = elapsed / (epoch - first_epoch + 1) as f64;
