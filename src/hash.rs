@@ -4,7 +4,8 @@
 //! - [`fnv1a64`]: FNV-1a 64, the checksum of the `.nnue` network file and of the trainer's
 //!   checkpoints, and the first step of a training record's duplicate key.
 //! - [`mix64`]: the output function of SplitMix64 (Steele, Lea and Flood), a bijection of
-//!   `u64` that spreads every input bit over the whole output. The training record's
+//!   `u64` that spreads every input bit over the whole output. The random generator
+//!   ([`crate::rng::SplitMix64`]) is a counter passed through it; the training record's
 //!   duplicate key and datagen's per-game seeds use it to finish a hash.
 //!
 //! This module uses nothing of the crate, so every layer can use it.

@@ -475,6 +475,54 @@ fn tiny_training_run(buckets: usize) {
     }
 }
 
+/// A run interrupted after an epoch and resumed from that epoch's checkpoint ends with the
+/// very network of the unbroken run: the resumed run replays the random stream.
+#[test]
+fn a_resumed_run_ends_like_the_unbroken_run() {
+    let lines = generated_lines(30, 120, 4);
+    let (txt, bin) = (temp_path("resume.txt"), temp_path("resume.bin"));
+    std::fs::write(&txt, lines.join("\n")).unwrap();
+    convert::run(&convert::Config {
+        inputs: vec![txt.clone()],
+        out: bin.clone(),
+        to: Format::Bin,
+        dedup: true,
+        force: false,
+    })
+    .unwrap();
+    let (whole, part, saved) =
+        (temp_path("resume-whole.nnue"), temp_path("resume-part.nnue"), temp_path("resume-2.ckpt"));
+    let mut cfg = Config::new(vec![bin.clone()], whole.clone());
+    cfg.hidden = Some(TINY_HIDDEN);
+    cfg.epochs = 4;
+    cfg.batch = 128;
+    cfg.threads = 2;
+    cfg.lr = 0.005;
+    cfg.val = Some(0.1);
+    cfg.seed = Some(11);
+    // The unbroken run, keeping a copy of the checkpoint written after epoch 2.
+    let ckpt = cfg.checkpoint.clone();
+    let mut line = |s: &str| {
+        if s.starts_with("epoch 2/4 ") {
+            std::fs::copy(&ckpt, &saved).unwrap();
+        }
+    };
+    train::run(&cfg, &mut Output { line: &mut line, progress: &mut |_| {} }).unwrap();
+    // The same run "interrupted" after epoch 2 and resumed.
+    let mut resumed = Config::new(vec![bin.clone()], part.clone());
+    resumed.epochs = 4;
+    resumed.batch = 128;
+    resumed.threads = 2;
+    resumed.lr = 0.005;
+    resumed.resume = Some(saved.clone());
+    let reports = train::run(&resumed, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap();
+    assert_eq!(reports.iter().map(|r| r.epoch).collect::<Vec<_>>(), [3, 4]);
+    assert!(std::fs::read(&whole).unwrap() == std::fs::read(&part).unwrap(), "the resumed run's network differs");
+    for p in [txt, bin, whole.clone(), format!("{whole}.ckpt"), part.clone(), format!("{part}.ckpt"), saved] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
 #[test]
 fn datagen_format_bin_and_soft_nodes() {
     let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_horizon")).args(args).output().unwrap();

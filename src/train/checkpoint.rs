@@ -10,7 +10,7 @@
 //! | 16 | epochs completed u32 |
 //! | 20 | validation share f32 |
 //! | 24 | seed u64 (decides the validation split) |
-//! | 32 | random generator state u64 (the next epoch's shuffle) |
+//! | 32 | random generator state u64 (SplitMix64, after the last epoch's shuffle) |
 //! | 40 | optimiser step count u64 |
 //! | 48 | output buckets B u32 |
 //! | 52 | reserved u32 = 0 |

@@ -26,15 +26,14 @@ pub mod checkpoint;
 pub mod error;
 pub mod export;
 pub mod network;
-pub mod rng;
 
 use crate::data::read;
 use crate::data::record::RawRecord;
+use crate::rng::SplitMix64;
 use adamw::AdamW;
 use checkpoint::Checkpoint;
 pub use error::TrainError;
 use network::{run_slice, Layout, LossSpec, Scratch, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
-use rng::Rng;
 use std::time::Instant;
 
 /// Default hidden size.
@@ -255,7 +254,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     for e in &stats.first_errors {
         (out.line)(&format!("skipped {e}"));
     }
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     rng.shuffle(&mut records);
     let mut val_count = (records.len() as f64 * val_share as f64).round() as usize;
     if val_share > 0.0 && val_count == 0 && records.len() > 1 {
@@ -292,7 +291,18 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
 
     let (mut params, mut adam, first_epoch) = match resumed {
         Some(c) => {
-            rng = Rng::new(c.rng_state);
+            // Replay what an unbroken run drew since the split: the initial weights and one
+            // shuffle of the training share per finished epoch. The next epoch then sees the
+            // order an unbroken run would give it, and a resumed run ends with the same
+            // network. With other data than the checkpoint's run the stream cannot be
+            // replayed: it continues from the checkpoint's stored state instead.
+            network::init_params(layout, &mut rng);
+            for _ in 0..c.epochs_done {
+                rng.shuffle(train);
+            }
+            if rng.state != c.rng_state {
+                rng = SplitMix64::new(c.rng_state);
+            }
             (out.line)(&format!(
                 "resuming after epoch {} from '{}'",
                 c.epochs_done,

@@ -7,14 +7,13 @@ use crate::data::text::{format_line, Outcome};
 use crate::error::HashAllocError;
 use crate::eval::nnue::Network;
 use crate::hash::mix64;
+use crate::rng::SplitMix64;
 use crate::search::movepick::is_tactical;
 use crate::search::params::MATE_BOUND;
 use crate::search::time::Clock;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Limits, SearchResult, Searcher, Silent};
 use crate::types::Color;
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 
 /// An opening whose first search scores beyond this (centipawns, either side) is redrawn.
@@ -114,10 +113,10 @@ impl Player {
     /// plus `random_plies` random legal moves, redrawn while the position is over or its
     /// first search scores beyond [`OPENING_MAX_SCORE`]. Returns the position and that
     /// first search, which is also the game's first move.
-    fn opening(&mut self, rng: &mut SmallRng, book: &[String], random_plies: usize) -> (Board, SearchResult) {
+    fn opening(&mut self, rng: &mut SplitMix64, book: &[String], random_plies: usize) -> (Board, SearchResult) {
         let mut last = None;
         for _ in 0..MAX_OPENING_TRIES {
-            let fen = if book.is_empty() { START_FEN } else { book[rng.gen_range(0..book.len())].as_str() };
+            let fen = if book.is_empty() { START_FEN } else { book[rng.below(book.len())].as_str() };
             let Ok(mut board) = Board::from_fen(fen) else { continue };
             let mut alive = true;
             for _ in 0..random_plies {
@@ -126,7 +125,7 @@ impl Player {
                     alive = false;
                     break;
                 }
-                board.make(moves[rng.gen_range(0..moves.len())]);
+                board.make(moves[rng.below(moves.len())]);
             }
             if !alive || game_over(&board).is_some() {
                 continue;
@@ -158,7 +157,7 @@ impl Player {
 
     /// Plays game number `index` of the run with seed `seed`.
     pub fn play(&mut self, seed: u64, index: u64, book: &[String], random_plies: usize) -> Game {
-        let mut rng = SmallRng::seed_from_u64(game_seed(seed, index));
+        let mut rng = SplitMix64::new(game_seed(seed, index));
         let (mut board, first) = self.opening(&mut rng, book, random_plies);
         let mut next = Some(first);
         let mut positions = Vec::new();

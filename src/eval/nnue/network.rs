@@ -26,6 +26,7 @@
 
 use super::features::{HIDDEN, INPUTS, MAX_OUTPUT_BUCKETS, QA, QB, SCALE};
 use crate::hash::fnv1a64;
+use crate::rng::SplitMix64;
 use once_cell::sync::Lazy;
 use std::fmt;
 use std::sync::Arc;
@@ -355,18 +356,13 @@ impl Network {
         out
     }
 
-    /// A network of small random weights from a fixed seed (a xorshift generator, so it
-    /// needs nothing outside the engine), for tests: a network whose every weight is known
-    /// without a file. (Before the first trained network, `nets/default.nnue` was this with
-    /// seed [`PLACEHOLDER_SEED`].)
+    /// A network of small random weights from a fixed seed ([`SplitMix64`], so it needs
+    /// nothing outside the engine), for tests: a network whose every weight is known without
+    /// a file. (Before the first trained network, `nets/default.nnue` was a network of this
+    /// kind with seed [`PLACEHOLDER_SEED`], drawn then with a xorshift generator.)
     pub fn random(seed: u64) -> Box<Network> {
-        let mut state = seed | 1;
-        let mut next = move |range: i32| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            ((state >> 16) % (2 * range as u64 + 1)) as i32 - range
-        };
+        let mut rng = SplitMix64::new(seed);
+        let mut next = move |range: i32| rng.below(2 * range as usize + 1) as i32 - range;
         let mut net = Network::zeroed();
         for column in net.feature_weights.iter_mut() {
             for w in column.0.iter_mut() {
