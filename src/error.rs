@@ -1,12 +1,25 @@
-//! Every error the engine reports, as data: small enums, each printing as one readable
-//! line. The layers that produce them: FEN and square/move text (board and value types),
-//! UCI moves on a board, UCI commands and options (protocol), the perft-suite, EPD and
-//! input-file readers, and hash-table allocation. (Command-line argument errors belong to the
-//! command layer: `commands::args::ArgError`.)
-//!
+//! The errors of the core layers, which several layers above report, as data: small
+//! enums, each printing as one readable line. What is here: FEN and UCI moves on a board
+//! ([`FenError`], [`MoveError`]), UCI commands and options ([`CommandError`],
+//! [`OptionError`]), hash-table allocation ([`HashAllocError`]), unreadable files
+//! ([`ReadError`]), and lines of perft and EPD suites ([`SuiteLineError`], [`EpdError`]).
 //! The errors of the value types themselves (`SquareParseError`, `MoveParseError`) are
-//! defined beside them, so that those modules need nothing above them, and re-exported
-//! here. This module depends only on the value types, so every layer can use it.
+//! defined beside them, so that those modules need nothing above them, and re-exported here.
+//! This module depends only on the value types, so every layer can use it.
+//!
+//! Every other error lives beside the one subsystem that produces it, also one line each:
+//!
+//! - `eval::nnue::network::NetworkError` (a `.nnue` file), `eval::trace::TraceMismatch`;
+//! - `syzygy::error::TableError` (a table file), `perft::table::TableError` (its hash
+//!   table), `perft::diff::error::DiffError`;
+//! - training data (`data`): `read::FileError`, `text::LineError` and `DataError`,
+//!   `record::RecordError`, `convert::ConvertError`, `book::BookError`,
+//!   `datagen::DatagenError`, `genfens::RequestError` and `GenfensError`,
+//!   `pgn::fastchess::CommentError`;
+//! - the tools: `tune::TuneError`, `train::TrainError` (with `train::checkpoint::
+//!   CheckpointError` and `LoadError`, `train::export::WriteError`);
+//! - the command line: `commands::args::ArgError` and `PositionError`, and
+//!   `commands::subcommand::Failure`, which every command's error becomes (exit code 2 or 1).
 
 pub use crate::moves::MoveParseError;
 pub use crate::types::SquareParseError;
@@ -122,7 +135,8 @@ pub enum CommandError {
     PositionUsage,
     SetOptionUsage,
     EmptyOptionName,
-    /// An unreadable `genfens` request (the message says why).
+    /// An unreadable `genfens` request: the message of its
+    /// `data::genfens::RequestError` (kept as text, as this module sits below `data`).
     Genfens(String),
 }
 

@@ -1,7 +1,7 @@
 //! `horizon datagen` on the real binary: determinism, the data format and its filters,
 //! what happens to an existing output file, and argument errors.
 
-use horizon::datagen::{parse_line, Outcome};
+use horizon::data::text::{parse_line, Outcome};
 use horizon::search::params::MATE_BOUND;
 use horizon::search::tt::TranspositionTable;
 use horizon::search::{Control, Searcher};

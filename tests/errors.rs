@@ -134,3 +134,151 @@ fn file_lines_rejected_with_the_reason() {
     assert!(matches!(horizon::epd::parse_epd("4k3/8/8/8/8/8/8/4K3 w - - bm Ke3;"), Err(EpdError::BadMove(_))));
     one_line(&HashAllocError { mb: 70000 }, "cannot allocate a 70000 MB hash table");
 }
+
+/// The errors of the data tools, the trainer, the tablebase reader and the command line:
+/// typed, each reason its own variant, every message one line naming what is wrong.
+#[test]
+fn tool_errors_are_typed_and_one_line() {
+    use horizon::commands::args::{position, PositionError};
+    use horizon::data::convert::{self, ConvertError};
+    use horizon::data::genfens::{generate, GenfensError, Request, RequestError};
+    use horizon::data::pgn::fastchess::{parse_comment, CommentError};
+    use horizon::data::read::{record_count, FileError};
+    use horizon::data::text::LineError;
+    use horizon::data::Format;
+    use horizon::eval::score::S;
+    use horizon::eval::trace::TraceMismatch;
+    use horizon::syzygy::error::TableError;
+    use horizon::train::checkpoint::{Checkpoint, CheckpointError, LoadError};
+    use horizon::train::export::WriteError;
+    use horizon::train::TrainError;
+
+    let dir = std::env::temp_dir().join(format!("horizon-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("missing.bin").to_string_lossy().into_owned();
+    let dir_name = dir.to_string_lossy().into_owned();
+
+    // Data files.
+    let e = record_count(&missing).unwrap_err();
+    assert!(matches!(e, FileError::Read { .. }), "{e:?}");
+    one_line(&e, "cannot read");
+    let e = record_count(&dir_name).unwrap_err();
+    assert!(matches!(e, FileError::NotAFile(_)), "{e:?}");
+    one_line(&e, "is not a file");
+    one_line(
+        &FileError::PartialRecord { path: "x.bin".into(), bytes: 5, after: 7 },
+        "partial record (5 bytes after record 7)",
+    );
+    one_line(&FileError::Memory(9), "not enough memory for 9 records");
+    one_line(&LineError::NotUtf8, "not UTF-8 text");
+
+    // Conversion.
+    let cfg = |inputs: Vec<String>, out: &str| convert::Config {
+        inputs,
+        out: out.to_string(),
+        to: Format::Bin,
+        dedup: false,
+        force: false,
+    };
+    let e = convert::run(&cfg(vec![], "x.bin")).unwrap_err();
+    assert!(matches!(e, ConvertError::NoInputs) && !e.is_write(), "{e:?}");
+    one_line(&e, "no input files");
+    let e = convert::run(&cfg(vec![missing.clone()], &dir_name)).unwrap_err();
+    assert!(matches!(e, ConvertError::Exists(_)), "{e:?}");
+    one_line(&e, "add --force");
+    let e = convert::run(&cfg(vec![missing.clone()], &dir.join("out.bin").to_string_lossy())).unwrap_err();
+    assert!(matches!(e, ConvertError::Read(FileError::Read { .. })) && !e.is_write(), "{e:?}");
+    let io = || std::io::Error::other("disk full");
+    let e = ConvertError::Write { path: "o.tmp".into(), source: io() };
+    assert!(e.is_write());
+    one_line(&e, "cannot write 'o.tmp': disk full");
+
+    // genfens requests and runs.
+    for (line, want, needle) in [
+        ("genfens", RequestError::MissingCount, "missing the number"),
+        ("genfens 5 book None", RequestError::MissingSeed, "missing 'seed S'"),
+        ("genfens 5 seed 1", RequestError::MissingBook, "missing 'book"),
+        ("genfens 5 seed 1 book", RequestError::MissingValue("book".into()), "'book' needs a value"),
+        ("genfens 5 seed 1 book None x 1", RequestError::UnknownOption("x".into()), "unknown option 'x'"),
+        (
+            "genfens 0 seed 1 book None",
+            RequestError::OutOfRange { what: "N", lo: "1".into(), hi: "10000000".into(), value: "0".into() },
+            "N must be from 1",
+        ),
+        (
+            "genfens n seed 1 book None",
+            RequestError::NotANumber { what: "N", value: "n".into() },
+            "'n' is not a number",
+        ),
+        ("genfens 5 seed 1 book None plies 9-8", RequestError::EmptyPlies("9-8".into()), "is empty"),
+    ] {
+        let e = line.parse::<Request>().expect_err(line);
+        assert_eq!(e, want, "{line}");
+        one_line(&e, needle);
+        assert!(e.to_string().starts_with("genfens: "), "{e}");
+    }
+    let request: Request = format!("genfens 1 seed 1 book {missing}").parse().unwrap();
+    let e = generate(&request).unwrap_err();
+    assert!(matches!(e, GenfensError::Book(_)), "{e:?}");
+    one_line(&e, "cannot read book");
+    one_line(&GenfensError::NoPosition { source: "the start position".into(), margin: 5 }, "no usable position");
+    one_line(&GenfensError::ThreadFailed, "generator thread failed");
+
+    // fastchess move comments.
+    for (text, want) in [
+        ("", CommentError::Empty),
+        ("hello", CommentError::NoScoreDepth),
+        ("+0.35/d 0.1s", CommentError::Depth("d".into())),
+        ("+0.35/12 fast", CommentError::TimeUnit("fast".into())),
+        ("+0.35/12 xs", CommentError::Time("xs".into())),
+        ("+M/3 1s", CommentError::Mate("+M".into())),
+        ("+inf/3 1s", CommentError::Score("+inf".into())),
+        ("+1001.0/3 1s", CommentError::ScoreRange("+1001.0".into())),
+    ] {
+        let e = parse_comment(text).expect_err(text);
+        assert_eq!(e, want, "{text:?}");
+        one_line(&e, "");
+    }
+
+    // The trainer.
+    let e = Checkpoint::from_bytes(&[1, 2, 3]).unwrap_err();
+    assert_eq!(e, CheckpointError::TooShort(3));
+    one_line(&e, "checkpoint: file too short (3 bytes)");
+    let e = Checkpoint::from_bytes(&b"HZNNUE\0\0".repeat(10)).unwrap_err();
+    assert_eq!(e, CheckpointError::BadMagic);
+    let e = Checkpoint::load(&missing).unwrap_err();
+    assert!(matches!(e, LoadError::Read { .. }), "{e:?}");
+    one_line(&e, "cannot read checkpoint");
+    let e = LoadError::Invalid { path: "c.ckpt".into(), error: CheckpointError::Version(9) };
+    one_line(&e, "format version 9");
+    one_line(&e, "('c.ckpt')");
+    let cases: Vec<(TrainError, &str)> = vec![
+        (TrainError::HiddenMismatch { given: 64, checkpoint: 128 }, "--hidden 64 differs"),
+        (TrainError::BucketsMismatch { given: 2, checkpoint: 8 }, "--output-buckets 2 differs"),
+        (TrainError::HiddenSize(17), "hidden size 17 must be a multiple of 16"),
+        (TrainError::BucketCount(0), "output bucket count 0"),
+        (TrainError::NoPositions, "no training positions"),
+        (TrainError::NoPositionsToFit, "to fit the scale"),
+        (TrainError::Data(FileError::NotAFile("d".into())), "'d' is not a file"),
+        (
+            TrainError::Checkpoint(LoadError::Invalid { path: "c".into(), error: CheckpointError::BadMagic }),
+            "bad magic",
+        ),
+        (TrainError::Write(WriteError::Rename { from: "a.tmp".into(), to: "a".into(), source: io() }), "cannot rename"),
+    ];
+    for (e, needle) in &cases {
+        assert_eq!(e.is_write(), matches!(e, TrainError::Write(_)), "{e:?}");
+        one_line(e, needle);
+    }
+
+    // Tablebase files, the tracer and the command line's positions.
+    one_line(&TableError::OtherKind { found: "rtbz", extension: "rtbw" }, "a rtbz table in a .rtbw file");
+    one_line(&TableError::Truncated { described: 900, len: 800 }, "describes 900 bytes, the file has 800");
+    one_line(&TableError::SymbolRef { symbol: 3, refers: 9, count: 5 }, "symbol 3 refers to symbol 9 of 5");
+    one_line(&TraceMismatch::Untraced { total: S(1, 2), traced: S::ZERO }, "untraced contribution");
+    assert!(matches!(position(Some("8/8 w"), None), Err(PositionError::Fen(_))));
+    let e = position(None, Some("e2e4 e2e4")).err().expect("e2e4 twice is refused");
+    assert!(matches!(e, PositionError::Move { .. }), "{e:?}");
+    one_line(&e, "(position rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,6 +4,7 @@
 
 use horizon::eval::nnue::network::{self, file_size, NetworkError, HEADER_BYTES, PLACEHOLDER_SEED};
 use horizon::eval::nnue::{Network, HIDDEN};
+use horizon::hash::fnv1a64;
 
 /// The embedded network is the trained one listed in `src/eval/nnue/nets/HISTORY.md`: it
 /// parses, has this build's hidden size, and its checksum is the one recorded there.
@@ -33,7 +34,7 @@ fn with_field(bytes: &[u8], offset: usize, value: u32) -> Vec<u8> {
 /// Recomputes the checksum at the end of `b`.
 fn reseal(b: &mut [u8]) {
     let body = b.len() - 8;
-    let sum = network::fnv1a64(&b[..body]);
+    let sum = fnv1a64(&b[..body]);
     b[body..].copy_from_slice(&sum.to_le_bytes());
 }
 
@@ -122,9 +123,9 @@ fn output_buckets_split_the_piece_counts_evenly() {
 #[test]
 fn checksum_is_fnv1a_64() {
     // Published FNV-1a 64 test vectors.
-    assert_eq!(network::fnv1a64(b""), 0xcbf29ce484222325);
-    assert_eq!(network::fnv1a64(b"a"), 0xaf63dc4c8601ec8c);
-    assert_eq!(network::fnv1a64(b"foobar"), 0x85944171f73967e8);
+    assert_eq!(fnv1a64(b""), 0xcbf29ce484222325);
+    assert_eq!(fnv1a64(b"a"), 0xaf63dc4c8601ec8c);
+    assert_eq!(fnv1a64(b"foobar"), 0x85944171f73967e8);
 }
 
 #[test]
@@ -179,7 +180,7 @@ fn corrupt_files_are_refused_each_with_its_own_message() {
     let e = err(&flipped);
     assert!(matches!(e, NetworkError::BadChecksum { .. }), "{e}");
     let stored = u64::from_le_bytes(good[n - 8..].try_into().unwrap());
-    let found = network::fnv1a64(&flipped[..n - 8]);
+    let found = fnv1a64(&flipped[..n - 8]);
     assert_eq!(e.to_string(), format!("network file: bad checksum (expected {stored:016x}, found {found:016x})"));
     // A damaged checksum itself.
     let mut bad_sum = good.clone();

@@ -1,7 +1,7 @@
 //! What OpenBench DATAGEN workloads need from Horizon: `genfens` (library and the real
 //! binary, as OpenBench calls it, and in the UCI loop) and `pgn-convert` on fastchess PGNs.
 
-use horizon::genfens::{generate, Request, DEFAULT_BOOK_PLIES, DEFAULT_PLIES};
+use horizon::data::genfens::{generate, Request, DEFAULT_BOOK_PLIES, DEFAULT_PLIES};
 use horizon::Board;
 use std::collections::HashSet;
 use std::io::Write;

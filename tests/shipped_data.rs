@@ -10,7 +10,7 @@ fn path(name: &str) -> String {
 
 #[test]
 fn opening_book_has_every_position() {
-    let fens = horizon::datagen::read_book(&path("8moves_v3.epd")).unwrap_or_else(|e| panic!("{e}"));
+    let fens = horizon::data::book::read_book(&path("8moves_v3.epd")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(fens.len(), 34_700);
 }
 

@@ -2,12 +2,14 @@
 //! tiny training run whose `.nnue` file is checked by an independent decoder written here
 //! from the specification (HELPERS.md / docs/training.md).
 
-use horizon::datagen::Player;
-use horizon::record::{Record, RecordError, RECORD_SIZE};
+use horizon::data::convert::{self, record_of_line, ConvertError};
+use horizon::data::datagen::Player;
+use horizon::data::read::{self, FileError};
+use horizon::data::record::{RawRecord, Record, RecordError, RECORD_SIZE};
+use horizon::data::Format;
 use horizon::train::checkpoint::Checkpoint;
-use horizon::train::convert::{self, record_of_line, Format};
 use horizon::train::network::{eval_cp, run_slice, Layout, LossSpec, Scratch};
-use horizon::train::{self, data, Config, Output};
+use horizon::train::{self, Config, Output};
 use horizon::Board;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -171,7 +173,8 @@ fn convert_text_bin_text_round_trip_with_dedup() {
 
     // An existing output is refused without --force.
     let e = convert::run(&cfg).unwrap_err();
-    assert_eq!(e, train::TrainError::Input(format!("'{bin}' exists; add --force to replace it")));
+    assert!(matches!(&e, ConvertError::Exists(p) if *p == bin), "{e:?}");
+    assert_eq!(e.to_string(), format!("'{bin}' exists; add --force to replace it"));
 
     // Back to text: the unique lines in their first order, castling dropped.
     let s = convert::run(&convert::Config {
@@ -214,10 +217,12 @@ fn convert_text_bin_text_round_trip_with_dedup() {
 fn bad_data_files_are_refused_with_their_own_messages() {
     let short = temp_path("short.bin");
     std::fs::write(&short, [0u8; 33]).unwrap();
-    let e = data::load(std::slice::from_ref(&short)).unwrap_err();
+    let e = read::load(std::slice::from_ref(&short)).unwrap_err();
+    assert!(matches!(e, FileError::Size { len: 33, .. }), "{e:?}");
+    let e = e.to_string();
     assert!(e.contains(&short) && e.contains("not a multiple of 32"), "{e}");
     let missing = temp_path("missing.bin");
-    let e = data::load(std::slice::from_ref(&missing)).unwrap_err();
+    let e = read::load(std::slice::from_ref(&missing)).unwrap_err().to_string();
     assert!(e.starts_with("cannot read") && e.contains(&missing), "{e}");
 
     // Invalid records are skipped and counted, not fatal.
@@ -230,7 +235,7 @@ fn bad_data_files_are_refused_with_their_own_messages() {
         bytes.extend_from_slice(&r);
     }
     std::fs::write(&mixed, &bytes).unwrap();
-    let (records, stats) = data::load(std::slice::from_ref(&mixed)).unwrap();
+    let (records, stats) = read::load(std::slice::from_ref(&mixed)).unwrap();
     assert_eq!((records.len(), stats.records, stats.invalid), (2, 2, 2));
     assert!(stats.first_errors[0].contains("record 2: result 9"), "{:?}", stats.first_errors);
 
@@ -452,21 +457,68 @@ fn tiny_training_run(buckets: usize) {
         (vec![1, 2, 3], "too short"),
     ] {
         std::fs::write(&bad, bytes).unwrap();
-        let e = Checkpoint::load(&bad).unwrap_err();
-        assert!(e.contains(want), "{e} lacks {want}");
+        let e = Checkpoint::load(&bad).unwrap_err().to_string();
+        assert!(e.contains(want) && e.contains(&bad), "{e} lacks {want}");
     }
     // A --hidden or --output-buckets that contradicts the checkpoint.
     cfg.output_buckets = Some(buckets % 8 + 1);
     let e = train::run(&cfg, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap_err();
-    assert!(
-        matches!(&e, train::TrainError::Input(s) if s.contains("--output-buckets") && s.contains("differs")),
-        "{e}"
-    );
+    assert!(matches!(e, train::TrainError::BucketsMismatch { checkpoint, .. } if checkpoint == buckets), "{e:?}");
+    assert!(e.to_string().contains("--output-buckets") && e.to_string().contains("differs"), "{e}");
     cfg.output_buckets = None;
     cfg.hidden = Some(64);
     let e = train::run(&cfg, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap_err();
-    assert!(matches!(&e, train::TrainError::Input(s) if s.contains("--hidden") && s.contains("differs")), "{e}");
+    assert!(matches!(e, train::TrainError::HiddenMismatch { given: 64, .. }), "{e:?}");
+    assert!(e.to_string().contains("--hidden") && e.to_string().contains("differs"), "{e}");
     for p in [txt, bin, net.clone(), format!("{net}.ckpt"), bad] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// A run interrupted after an epoch and resumed from that epoch's checkpoint ends with the
+/// very network of the unbroken run: the resumed run replays the random stream.
+#[test]
+fn a_resumed_run_ends_like_the_unbroken_run() {
+    let lines = generated_lines(30, 120, 4);
+    let (txt, bin) = (temp_path("resume.txt"), temp_path("resume.bin"));
+    std::fs::write(&txt, lines.join("\n")).unwrap();
+    convert::run(&convert::Config {
+        inputs: vec![txt.clone()],
+        out: bin.clone(),
+        to: Format::Bin,
+        dedup: true,
+        force: false,
+    })
+    .unwrap();
+    let (whole, part, saved) =
+        (temp_path("resume-whole.nnue"), temp_path("resume-part.nnue"), temp_path("resume-2.ckpt"));
+    let mut cfg = Config::new(vec![bin.clone()], whole.clone());
+    cfg.hidden = Some(TINY_HIDDEN);
+    cfg.epochs = 4;
+    cfg.batch = 128;
+    cfg.threads = 2;
+    cfg.lr = 0.005;
+    cfg.val = Some(0.1);
+    cfg.seed = Some(11);
+    // The unbroken run, keeping a copy of the checkpoint written after epoch 2.
+    let ckpt = cfg.checkpoint.clone();
+    let mut line = |s: &str| {
+        if s.starts_with("epoch 2/4 ") {
+            std::fs::copy(&ckpt, &saved).unwrap();
+        }
+    };
+    train::run(&cfg, &mut Output { line: &mut line, progress: &mut |_| {} }).unwrap();
+    // The same run "interrupted" after epoch 2 and resumed.
+    let mut resumed = Config::new(vec![bin.clone()], part.clone());
+    resumed.epochs = 4;
+    resumed.batch = 128;
+    resumed.threads = 2;
+    resumed.lr = 0.005;
+    resumed.resume = Some(saved.clone());
+    let reports = train::run(&resumed, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap();
+    assert_eq!(reports.iter().map(|r| r.epoch).collect::<Vec<_>>(), [3, 4]);
+    assert!(std::fs::read(&whole).unwrap() == std::fs::read(&part).unwrap(), "the resumed run's network differs");
+    for p in [txt, bin, whole.clone(), format!("{whole}.ckpt"), part.clone(), format!("{part}.ckpt"), saved] {
         let _ = std::fs::remove_file(p);
     }
 }
@@ -599,7 +651,7 @@ fn bad_arguments_are_one_line_with_exit_code_2() {
 
 /// Records of the start position whose results follow `sigmoid(score / k)`: scores spread
 /// over ±1000 cp, each result a win or a loss drawn with that probability.
-fn records_with_scale(count: usize, k: f64, seed: u64) -> Vec<horizon::record::RawRecord> {
+fn records_with_scale(count: usize, k: f64, seed: u64) -> Vec<RawRecord> {
     let mut rng = SmallRng::seed_from_u64(seed);
     (0..count)
         .map(|_| {
@@ -624,7 +676,7 @@ fn fitted_wdl_scale_finds_the_scale_of_the_results() {
 
 /// The loss and the gradient of the output bias for one network with one output bucket and
 /// one record.
-fn loss_and_bias_gradient(params: &[f32], n: usize, raw: &horizon::record::RawRecord, spec: LossSpec) -> (f64, f32) {
+fn loss_and_bias_gradient(params: &[f32], n: usize, raw: &RawRecord, spec: LossSpec) -> (f64, f32) {
     let mut grad = vec![0.0; params.len()];
     let l = Layout::single(n);
     let loss = run_slice(params, l, std::slice::from_ref(raw), spec, Some(&mut grad), &mut Scratch::new(n));

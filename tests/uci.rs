@@ -1336,7 +1336,7 @@ fn nnue_options() {
     // `eval` names the evaluation that answered: the default one, then the classical one.
     e.send("eval");
     let lines = e.sync();
-    let by_default = if default { " cp (side to move, nnue); classical " } else { " cp (side to move, classical)" };
+    let by_default = if default { " cp (side to move, nnue) wdl " } else { " cp (side to move, classical) wdl " };
     assert!(lines.iter().any(|l| l.starts_with("info string eval ") && l.contains(by_default)), "{lines:?}");
     e.send("setoption name UseNNUE value false");
     e.send("eval");

@@ -10,6 +10,7 @@
 //! ```
 
 use crate::board::{Board, START_FEN};
+use crate::error::{FenError, MoveError};
 use std::fmt::{self, Display};
 use std::ops::RangeInclusive;
 use std::str::FromStr;
@@ -151,17 +152,39 @@ impl<'a> Args<'a> {
 /// The position given as `[<fen>] [<moves>]`: `fen` (the start position if absent or blank)
 /// with `moves` (space-separated UCI moves) played. An illegal move's error names the position
 /// it was tried in.
-pub fn position(fen: Option<&str>, moves: Option<&str>) -> Result<Board, String> {
+pub fn position(fen: Option<&str>, moves: Option<&str>) -> Result<Board, PositionError> {
     let fen = fen.filter(|f| !f.trim().is_empty()).unwrap_or(START_FEN);
-    let mut board = Board::from_fen(fen).map_err(|e| e.to_string())?;
+    let mut board = Board::from_fen(fen).map_err(PositionError::Fen)?;
     for tok in moves.unwrap_or("").split_whitespace() {
         match board.parse_uci_move(tok) {
             Ok(m) => board.make(m),
-            Err(e) => return Err(format!("{e} (position {})", board.to_fen())),
+            Err(error) => return Err(PositionError::Move { error, fen: board.to_fen() }),
         }
     }
     Ok(board)
 }
+
+/// Why [`position`] could not set up the position. Each prints as one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionError {
+    Fen(FenError),
+    /// A move that cannot be played, and the FEN of the position it was tried in.
+    Move {
+        error: MoveError,
+        fen: String,
+    },
+}
+
+impl Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            PositionError::Fen(e) => write!(f, "{e}"),
+            PositionError::Move { error, fen } => write!(f, "{error} (position {fen})"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
 
 #[cfg(test)]
 mod tests {

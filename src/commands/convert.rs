@@ -1,11 +1,11 @@
 //! `horizon convert IN... --out OUT [--to bin|text] [--dedup | --no-dedup] [--force]`:
 //! training data between text lines and 32-byte records (the library is
-//! `crate::train::convert`). The skipped lines and the summary go to stderr.
+//! `crate::data::convert`). The skipped lines and the summary go to stderr.
 
 use super::args::{ArgError, Args};
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
-use crate::train::convert::{self, Format};
-use crate::train::TrainError;
+use crate::data::convert::{self, ConvertError};
+use crate::data::Format;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "convert",
@@ -39,10 +39,11 @@ fn config(argv: &[String]) -> Result<convert::Config, Failure> {
 }
 
 /// A failed write is a failed run (exit 1); anything else is bad input (exit 2).
-pub fn failure(e: TrainError) -> Failure {
-    match e {
-        TrainError::Input(s) => Failure::Input(s),
-        TrainError::Write(s) => Failure::Failed(s),
+fn failure(e: ConvertError) -> Failure {
+    if e.is_write() {
+        Failure::failed(e)
+    } else {
+        Failure::input(e)
     }
 }
 

@@ -1,17 +1,17 @@
 //! `horizon datagen --out FILE --games N [--threads T] [--nodes N] [--soft-nodes S] [--seed S]
 //! [--book FILE] [--random-plies K] [--hash MB] [--format text|bin] [--eval classical|nnue]
 //! [--evalfile FILE] [--append | --force]`: self-play positions for tuning and training (the
-//! library is `crate::datagen`, which documents the data format). Progress and the final
+//! library is `crate::data::datagen`; the data format is `crate::data::text`). Progress and the final
 //! summary go to stderr.
 
 use super::args::{ArgError, Args, HASH_MB, THREADS};
 use super::evaluation;
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
-use crate::datagen::{
-    read_book, Config, DatagenError, Existing, Status, DEFAULT_BOOK_RANDOM_PLIES, DEFAULT_RANDOM_PLIES,
-    HARD_NODE_FACTOR,
+use crate::data::book::read_book;
+use crate::data::datagen::{
+    Config, DatagenError, Existing, Status, DEFAULT_BOOK_RANDOM_PLIES, DEFAULT_RANDOM_PLIES, HARD_NODE_FACTOR,
 };
-use crate::record::Format;
+use crate::data::Format;
 use std::io::IsTerminal;
 use std::time::Duration;
 
@@ -124,7 +124,7 @@ fn run(argv: &[String]) -> Outcome {
             eprintln!("{}", progress_line(s));
         }
     };
-    let s = crate::datagen::run(&cfg, &report).map_err(|e| match e {
+    let s = crate::data::datagen::run(&cfg, &report).map_err(|e| match e {
         DatagenError::Write(..) => Failure::failed(e),
         _ => Failure::input(e),
     })?;

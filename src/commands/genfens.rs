@@ -1,5 +1,5 @@
 //! `horizon "genfens N seed S book <None|FILE> [extra]" quit`: opening positions for
-//! OpenBench DATAGEN workloads (see [`crate::genfens`] for the request and the positions).
+//! OpenBench DATAGEN workloads (see [`crate::data::genfens`] for the request and the positions).
 //!
 //! OpenBench passes the whole request as one argument and `quit` as another, sometimes
 //! after a `setoption name EvalFile value …` argument for a private network. Each argument
@@ -16,7 +16,7 @@
 
 use super::output::emit;
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
-use crate::genfens::{run_request, Request};
+use crate::data::genfens::{run_request, Request};
 
 /// The one subcommand whose line does not start with its name as a word of its own: it
 /// claims its lines with [`is_genfens`] and gets the whole line.

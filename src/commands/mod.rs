@@ -5,7 +5,7 @@
 //! - One file per subcommand ([`perft`], [`perft_suite`], [`perft_diff`], [`bench`], [`see`],
 //!   [`epd`], [`datagen`], [`tune`], [`tb`], [`genfens`], [`pgn_convert`], [`convert`],
 //!   [`train`], [`wdl_fit`]). Each reads its arguments, calls the library with typed
-//!   values (e.g. `crate::datagen::Config`), and turns the library's typed error into a
+//!   values (e.g. `crate::data::datagen::Config`), and turns the library's typed error into a
 //!   [`Failure`]. Nothing outside this folder imports it: libraries never depend on the
 //!   command line.
 //! - [`args`]: the one argument reader. Options, range-checked numbers, one message shape.

@@ -58,7 +58,7 @@ fn run(argv: &[String]) -> Outcome {
     let pos = a.positional(1, 3, USAGE)?;
     let opts = options(&a)?;
     let depth = args::number("depth", pos[0], PERFT_DEPTH)?;
-    let board = args::position(pos.get(1).copied(), pos.get(2).copied()).map_err(Failure::Input)?;
+    let board = args::position(pos.get(1).copied(), pos.get(2).copied()).map_err(Failure::input)?;
     let runner = Perft::new(opts).map_err(Failure::input)?;
     let counters = Arc::new(PerftCounters::default());
     let start = Instant::now();

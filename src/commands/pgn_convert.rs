@@ -1,6 +1,6 @@
 //! `horizon pgn-convert GAMES.pgn… --out FILE [--min-ply K] [--append | --force]`:
 //! training positions from fastchess PGNs (OpenBench DATAGEN output), in the datagen text
-//! format. What is kept and what is skipped: [`crate::pgn::convert`].
+//! format. What is kept and what is skipped: [`crate::data::pgn::convert`].
 //!
 //! Every input file is opened before anything is written, so a missing file is an error
 //! (exit code 2) that leaves no output behind. A game that cannot be read is skipped and
@@ -10,8 +10,8 @@
 use super::args::{ArgError, Args};
 use super::output::emit;
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
-use crate::pgn::convert::{convert_game, PositionCounts, SkipKind};
-use crate::pgn::GameReader;
+use crate::data::pgn::convert::{convert_game, PositionCounts, SkipKind};
+use crate::data::pgn::GameReader;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, BufWriter, Write};

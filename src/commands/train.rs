@@ -121,7 +121,8 @@ fn run(argv: &[String]) -> Outcome {
     let start = Instant::now();
     let result = train::run(&cfg, &mut Output { line: &mut line, progress: &mut progress });
     eprint!("{clear}");
-    let reports = result.map_err(super::convert::failure)?;
+    // A failed write is a failed run (exit 1); anything else is bad input (exit 2).
+    let reports = result.map_err(|e| if e.is_write() { Failure::failed(e) } else { Failure::input(e) })?;
     say!(
         "wrote '{}' and checkpoint '{}' in {}{}",
         cfg.out,

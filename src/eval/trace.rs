@@ -18,6 +18,41 @@ use super::scale::ScaleCase;
 use super::score::S;
 use super::taper::finish;
 use crate::types::Color;
+use std::fmt;
+
+/// What [`Trace::check`] found wrong: the first part of the evaluation the trace does not
+/// account for. Each prints as one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceMismatch {
+    /// A linear term added something other than weight × count.
+    Term { name: String, added: S, weight: S, count: i32 },
+    /// A side's king danger computed by the evaluation differs from the trace's.
+    KingDanger { color: Color, units: S, bonus: S, traced_units: S, traced_bonus: S },
+    /// The evaluation summed more (or less) than the traced terms.
+    Untraced { total: S, traced: S },
+}
+
+impl fmt::Display for TraceMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            TraceMismatch::Term { name, added, weight, count } => write!(
+                f,
+                "term {name}: the evaluation added {added:?}, but weight {weight:?} × count {count} = {:?}",
+                *weight * *count
+            ),
+            TraceMismatch::KingDanger { color, units, bonus, traced_units, traced_bonus } => write!(
+                f,
+                "king danger of {color:?}: the evaluation computed units {units:?} and bonus {bonus:?}, \
+                 the trace gives units {traced_units:?} and bonus {traced_bonus:?}"
+            ),
+            TraceMismatch::Untraced { total, traced } => {
+                write!(f, "untraced contribution: the evaluation summed {total:?}, the traced terms {traced:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TraceMismatch {}
 
 /// Receives the features of one evaluation.
 pub trait Tracer {
@@ -138,16 +173,11 @@ impl Trace {
 
     /// Checks that this trace accounts for every centipawn the evaluation added, with weights
     /// `w` (normally `layout::current()`); the error names the first term that does not.
-    pub fn check(&self, w: &[S]) -> Result<(), String> {
+    pub fn check(&self, w: &[S]) -> Result<(), TraceMismatch> {
         // 1. Each linear term: what the code added equals weight × count.
         for (i, (&added, &n)) in self.added.iter().zip(&self.coef).enumerate() {
             if added != w[i] * n {
-                return Err(format!(
-                    "term {}: the evaluation added {added:?}, but weight {:?} × count {n} = {:?}",
-                    layout::name_of(i),
-                    w[i],
-                    w[i] * n
-                ));
+                return Err(TraceMismatch::Term { name: layout::name_of(i), added, weight: w[i], count: n });
             }
         }
         // 2. King danger: the units and bonus the code computed, recomputed from the counts.
@@ -157,21 +187,20 @@ impl Trace {
             let seen = self.danger_seen[c.index()];
             if let (Some(u), Some((units, bonus))) = (recomputed, seen) {
                 if u != units || danger_bonus(u) != bonus {
-                    return Err(format!(
-                        "king danger of {c:?}: the evaluation computed units {units:?} and bonus {bonus:?}, \
-                         the trace gives units {u:?} and bonus {:?}",
-                        danger_bonus(u)
-                    ));
+                    return Err(TraceMismatch::KingDanger {
+                        color: c,
+                        units,
+                        bonus,
+                        traced_units: u,
+                        traced_bonus: danger_bonus(u),
+                    });
                 }
                 sum += bonus * c.sign();
             }
         }
         // 3. Nothing was added outside the traced terms.
         if sum != self.total {
-            return Err(format!(
-                "untraced contribution: the evaluation summed {:?}, the traced terms {sum:?}",
-                self.total
-            ));
+            return Err(TraceMismatch::Untraced { total: self.total, traced: sum });
         }
         Ok(())
     }

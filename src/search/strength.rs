@@ -16,8 +16,7 @@
 //! Stockfish 15.1's own `UCI_LimitStrength` (docs/strength.md).
 
 use crate::moves::Move;
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use crate::rng::SplitMix64;
 
 /// The weakest and strongest `UCI_Elo`.
 pub const ELO_MIN: u32 = 1320;
@@ -26,7 +25,7 @@ pub const ELO_MAX: u32 = 2800;
 pub const SKILL_MAX: u32 = 20;
 
 /// The node budget at `ELO_MIN`, and the Elo that doubles it.
-pub const NODES_AT_ELO_MIN: f64 = 24.0;
+pub const NODES_AT_ELO_MIN: f64 = 48.0;
 pub const ELO_PER_DOUBLING: f64 = 100.0;
 /// The hard node cap, in node budgets, and its floor: the first iteration (all its lines)
 /// always completes, so that every move played has a score behind it.
@@ -37,8 +36,8 @@ pub const NOISY_MULTIPV: usize = 4;
 /// The softmax temperature (centipawns) at `ELO_MIN`; it falls to 0 at `NOISE_END_ELO`
 /// as the square of the distance to it, so that the lowest levels, whose searches are
 /// all one or two plies deep, still differ clearly.
-pub const TEMPERATURE_AT_ELO_MIN: f64 = 110.0;
-pub const NOISE_END_ELO: f64 = 2300.0;
+pub const TEMPERATURE_AT_ELO_MIN: f64 = 89.0;
+pub const NOISE_END_ELO: f64 = 2200.0;
 
 /// A strength limit: the Elo to play at and the seed of its random choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +94,9 @@ impl Strength {
         }
         let weights: Vec<f64> = scores.iter().map(|&s| (((s - best) as f64) / t).exp()).collect();
         let total: f64 = weights.iter().sum();
-        let mut x = SmallRng::seed_from_u64(self.seed).gen::<f64>() * total;
+        // 53 random bits: a uniform number in [0, 1).
+        let unit = (SplitMix64::new(self.seed).next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut x = unit * total;
         for (i, w) in weights.iter().enumerate() {
             if x < *w {
                 return i;

@@ -6,6 +6,7 @@
 //! - `bytes`: a file's bytes (memory-mapped) and bounds-checked reads;
 //! - `pairs`: one compressed value array and its decoder;
 //! - `table`: a file's header and the index of a position;
+//! - [`error`]: why a file is refused ([`error::TableError`], one line each);
 //! - `material`: table names and material signatures;
 //! - `probe`: WDL with captures resolved, DTZ, and the ranking of root moves.
 //!
@@ -21,6 +22,7 @@
 
 mod bytes;
 mod encoding;
+pub mod error;
 mod material;
 mod pairs;
 mod probe;
@@ -32,6 +34,7 @@ pub use table::Kind;
 
 use crate::board::Board;
 use bytes::TableBytes;
+use error::TableError;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -73,26 +76,26 @@ impl Default for Tablebases {
 }
 
 /// Reads the first bytes of a file: `Err` with the reason it cannot be a table of `kind`.
-fn check_magic(path: &Path, kind: Kind) -> Result<(), String> {
+fn check_magic(path: &Path, kind: Kind) -> Result<(), TableError> {
     let mut head = [0u8; 5];
-    let mut file = std::fs::File::open(path).map_err(|e| format!("cannot open: {e}"))?;
+    let mut file = std::fs::File::open(path).map_err(TableError::Open)?;
     let mut got = 0;
     while got < head.len() {
         match file.read(&mut head[got..]) {
             Ok(0) => break,
             Ok(n) => got += n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(format!("cannot read: {e}")),
+            Err(e) => return Err(TableError::Read(e)),
         }
     }
     if got == 0 {
-        return Err("empty file".into());
+        return Err(TableError::Empty);
     }
     if got < 4 || head[..4] != kind.magic() {
-        return Err(format!("wrong magic number (not a Syzygy .{} file)", kind.extension()));
+        return Err(TableError::WrongMagic { extension: kind.extension() });
     }
     if got < 5 {
-        return Err(format!("truncated: {got} bytes"));
+        return Err(TableError::Short(got));
     }
     Ok(())
 }
@@ -227,7 +230,7 @@ impl Tablebases {
         };
         let table = slot.table.get_or_init(|| {
             let loaded = TableBytes::open(&slot.path)
-                .map_err(|e| format!("cannot read: {e}"))
+                .map_err(TableError::Read)
                 .and_then(|b| Table::parse(b, kind, entry.material));
             match loaded {
                 Ok(t) => Some(t),

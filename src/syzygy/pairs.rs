@@ -16,6 +16,7 @@
 //! child of 0xFFF marks a leaf, whose left field is the value.
 
 use super::bytes::{u16_le, u32_be, u32_le, u8_at};
+use super::error::TableError;
 
 /// DTZ flag: the table is for this side to move (bit set: black).
 pub const FLAG_STM: u8 = 1;
@@ -84,11 +85,11 @@ fn stream_word(b: &[u8], off: usize) -> u64 {
 /// its two children plus one. The children are visited depth first with an explicit
 /// stack; a symbol met again while its own subtree is open means a cycle (a damaged
 /// tree), which is an error rather than endless recursion.
-fn symbol_lengths(b: &[u8], btree: usize, count: usize) -> Result<Vec<u32>, String> {
+fn symbol_lengths(b: &[u8], btree: usize, count: usize) -> Result<Vec<u32>, TableError> {
     const NEW: u8 = 0;
     const OPEN: u8 = 1;
     const DONE: u8 = 2;
-    let eof = || "ends inside the symbol tree".to_string();
+    let eof = || TableError::SymbolTreeEnd;
     let mut len = vec![0u32; count];
     let mut state = vec![NEW; count];
     let mut stack: Vec<usize> = Vec::new();
@@ -105,7 +106,7 @@ fn symbol_lengths(b: &[u8], btree: usize, count: usize) -> Result<Vec<u32>, Stri
                 continue;
             }
             if l >= count || r >= count {
-                return Err(format!("symbol {s} refers to symbol {} of {count}", l.max(r)));
+                return Err(TableError::SymbolRef { symbol: s, refers: l.max(r), count });
             }
             state[s] = OPEN;
             let mut pushed = false;
@@ -116,7 +117,7 @@ fn symbol_lengths(b: &[u8], btree: usize, count: usize) -> Result<Vec<u32>, Stri
                         pushed = true;
                         break;
                     }
-                    OPEN => return Err(format!("symbol tree has a cycle at symbol {c}")),
+                    OPEN => return Err(TableError::SymbolCycle(c)),
                     _ => {}
                 }
             }
@@ -132,8 +133,8 @@ fn symbol_lengths(b: &[u8], btree: usize, count: usize) -> Result<Vec<u32>, Stri
 
 impl Pairs {
     /// Parses the header at `*pos` for an array of `size` values and advances `*pos`.
-    pub fn parse(b: &[u8], pos: &mut usize, size: u64) -> Result<Pairs, String> {
-        let eof = || "ends inside a value-array header".to_string();
+    pub fn parse(b: &[u8], pos: &mut usize, size: u64) -> Result<Pairs, TableError> {
+        let eof = || TableError::ValueHeaderEnd;
         let flags = u8_at(b, *pos).ok_or_else(eof)?;
         let mut p = Pairs {
             flags,
@@ -166,10 +167,10 @@ impl Pairs {
         let max_bits = u8_at(b, at + 7).ok_or_else(eof)? as u32;
         let min_bits = u8_at(b, at + 8).ok_or_else(eof)? as u32;
         if block_log > MAX_BLOCK_LOG || span_log > MAX_SPAN_LOG {
-            return Err(format!("block size 2^{block_log} or span 2^{span_log} out of range"));
+            return Err(TableError::BlockSize { block_log, span_log });
         }
         if min_bits == 0 || min_bits > max_bits || max_bits > MAX_CODE_BITS {
-            return Err(format!("code lengths {min_bits}..{max_bits} out of range"));
+            return Err(TableError::CodeLengths { min: min_bits, max: max_bits });
         }
         p.block_size = 1 << block_log;
         p.span = 1 << span_log;

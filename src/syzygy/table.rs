@@ -15,6 +15,7 @@
 
 use super::bytes::{u16_le, u8_at, TableBytes};
 use super::encoding::{diagonal_offset, ENCODING, KING_PAIR_COUNT, MAX_GROUP, UNIQUE_TRIPLE_COUNT};
+use super::error::TableError;
 use super::material::{Material, MAX_PIECES};
 use super::pairs::{Pairs, FLAG_LOSS_PLIES, FLAG_MAPPED, FLAG_STM, FLAG_WIDE, FLAG_WIN_PLIES};
 use crate::board::Board;
@@ -98,28 +99,28 @@ fn code(c: Color, p: Piece) -> u8 {
 impl Table {
     /// Parses the header of `bytes` as a table of `kind` for `material` (white = the
     /// side named first). Every offset is checked against the file's length.
-    pub fn parse(bytes: TableBytes, kind: Kind, material: Material) -> Result<Table, String> {
+    pub fn parse(bytes: TableBytes, kind: Kind, material: Material) -> Result<Table, TableError> {
         let b = bytes.as_slice();
         if b.is_empty() {
-            return Err("empty file".into());
+            return Err(TableError::Empty);
         }
         if b.len() < 5 || b[..4] != kind.magic() {
             let other = if kind == Kind::Wdl { Kind::Dtz } else { Kind::Wdl };
             return Err(if b.len() >= 4 && b[..4] == other.magic() {
-                format!("wrong magic number (a {} table in a .{} file)", other.extension(), kind.extension())
+                TableError::OtherKind { found: other.extension(), extension: kind.extension() }
             } else {
-                format!("wrong magic number (not a Syzygy .{} file)", kind.extension())
+                TableError::WrongMagic { extension: kind.extension() }
             });
         }
         let flags = b[4];
         let (wp, bp) = (material.pawns(0) as usize, material.pawns(1) as usize);
         let has_pawns = wp + bp > 0;
         if (flags & HEADER_PAWNS != 0) != has_pawns {
-            return Err("header disagrees with the file name about pawns".into());
+            return Err(TableError::HeaderPawns);
         }
         let symmetric = material.symmetric();
         if kind == Kind::Wdl && (flags & HEADER_SPLIT != 0) == symmetric {
-            return Err("header disagrees with the file name about sides to move".into());
+            return Err(TableError::HeaderSides);
         }
         let sides = if kind == Kind::Wdl && !symmetric { 2 } else { 1 };
         let files = if has_pawns { PAWN_FILES } else { 1 };
@@ -145,7 +146,7 @@ impl Table {
         let lead_code = code(if white_leads { Color::White } else { Color::Black }, Piece::Pawn);
 
         // 3. Piece and group order of each sub-table.
-        let eof = || "truncated header".to_string();
+        let eof = || TableError::TruncatedHeader;
         let mut pos = 5usize;
         let mut layouts = Vec::with_capacity(files * sides);
         for file in 0..files {
@@ -166,7 +167,7 @@ impl Table {
                 let mut sorted = order_of[..pieces].to_vec();
                 sorted.sort_unstable();
                 if sorted != expected || (has_pawns && order_of[0] != lead_code) {
-                    return Err(format!("piece list of sub-table {file}/{side} does not match the name"));
+                    return Err(TableError::PieceList { file, side });
                 }
                 let (group_len, group_idx, groups) =
                     groups(&order_of[..pieces], *order, file, has_pawns, unique, both_pawns, pawn_count)?;
@@ -208,7 +209,7 @@ impl Table {
         }
 
         // 6. Sparse indexes, block lengths, blocks.
-        let too_big = || "array sizes out of range".to_string();
+        let too_big = || TableError::ArraySizes;
         for part in parts.iter_mut() {
             part.pairs.sparse_index = pos;
             pos = pos.checked_add(part.pairs.sparse_index_bytes().ok_or_else(too_big)?).ok_or_else(too_big)?;
@@ -223,7 +224,7 @@ impl Table {
             pos = pos.checked_add(part.pairs.data_bytes().ok_or_else(too_big)?).ok_or_else(too_big)?;
         }
         if pos > b.len() {
-            return Err(format!("truncated: the header describes {pos} bytes, the file has {}", b.len()));
+            return Err(TableError::Truncated { described: pos, len: b.len() });
         }
         Ok(Table { kind, has_pawns, symmetric, unique, pieces, pawn_count, sides, parts, bytes })
     }
@@ -448,9 +449,9 @@ fn groups(
     unique: bool,
     both_pawns: bool,
     pawn_count: [usize; 2],
-) -> Result<([usize; MAX_PIECES + 1], [u64; MAX_PIECES + 1], usize), String> {
+) -> Result<([usize; MAX_PIECES + 1], [u64; MAX_PIECES + 1], usize), TableError> {
     let enc = &*ENCODING;
-    let bad = || "corrupt group layout".to_string();
+    let bad = || TableError::GroupLayout;
     let mut len = [0usize; MAX_PIECES + 1];
     let mut n = 0;
     len[0] = 1;

@@ -10,7 +10,7 @@
 //! | 16 | epochs completed u32 |
 //! | 20 | validation share f32 |
 //! | 24 | seed u64 (decides the validation split) |
-//! | 32 | random generator state u64 (the next epoch's shuffle) |
+//! | 32 | random generator state u64 (SplitMix64, after the last epoch's shuffle) |
 //! | 40 | optimiser step count u64 |
 //! | 48 | output buckets B u32 |
 //! | 52 | reserved u32 = 0 |
@@ -22,7 +22,8 @@
 
 use super::adamw::AdamW;
 use super::network::{Layout, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
-use crate::eval::nnue::network::fnv1a64;
+use crate::hash::fnv1a64;
+use std::fmt;
 
 /// Checkpoint magic.
 pub const MAGIC: &[u8; 8] = b"HZCKPT\0\0";
@@ -33,6 +34,71 @@ pub const VERSION_ONE_BUCKET: u32 = 1;
 /// Bytes before the parameters, in version 2 and in version 1.
 const HEADER_SIZE: usize = 56;
 const HEADER_SIZE_V1: usize = 48;
+
+/// Why bytes are not a checkpoint this build can read. Each prints as one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckpointError {
+    /// Shorter than a header (the length).
+    TooShort(usize),
+    BadMagic,
+    Version(u32),
+    Hidden(usize),
+    Buckets(usize),
+    /// Not the size the header's hidden size and bucket count call for.
+    Size {
+        len: usize,
+        want: usize,
+        hidden: usize,
+        buckets: usize,
+    },
+    Checksum {
+        stored: u64,
+        found: u64,
+    },
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            CheckpointError::TooShort(n) => write!(f, "checkpoint: file too short ({n} bytes)"),
+            CheckpointError::BadMagic => write!(f, "checkpoint: not a Horizon trainer checkpoint (bad magic)"),
+            CheckpointError::Version(v) => {
+                write!(f, "checkpoint: format version {v} (this build reads {VERSION_ONE_BUCKET} and {VERSION})")
+            }
+            CheckpointError::Hidden(n) => write!(f, "checkpoint: hidden size {n} out of range"),
+            CheckpointError::Buckets(b) => {
+                write!(f, "checkpoint: output bucket count {b} out of range (1..={MAX_OUTPUT_BUCKETS})")
+            }
+            CheckpointError::Size { len, want, hidden, buckets } => write!(
+                f,
+                "checkpoint: size {len} bytes, expected {want} for hidden size {hidden} and {buckets} output bucket(s)"
+            ),
+            CheckpointError::Checksum { stored, found } => {
+                write!(f, "checkpoint: bad checksum (expected {stored:#018x}, found {found:#018x})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+/// Why a checkpoint file could not be loaded: unreadable, or not a checkpoint.
+#[derive(Debug)]
+pub enum LoadError {
+    Read { path: String, source: std::io::Error },
+    Invalid { path: String, error: CheckpointError },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            LoadError::Read { path, source } => write!(f, "cannot read checkpoint '{path}': {source}"),
+            LoadError::Invalid { path, error } => write!(f, "{error} ('{path}')"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
 
 /// A training run's state between epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,47 +147,42 @@ impl Checkpoint {
 
     /// Reads a checkpoint, checking magic, version, size and checksum, each with its own
     /// message.
-    pub fn from_bytes(b: &[u8]) -> Result<Checkpoint, String> {
+    pub fn from_bytes(b: &[u8]) -> Result<Checkpoint, CheckpointError> {
         if b.len() < HEADER_SIZE_V1 + 8 {
-            return Err(format!("checkpoint: file too short ({} bytes)", b.len()));
+            return Err(CheckpointError::TooShort(b.len()));
         }
         if &b[0..8] != MAGIC {
-            return Err("checkpoint: not a Horizon trainer checkpoint (bad magic)".into());
+            return Err(CheckpointError::BadMagic);
         }
         let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
         let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
         let version = u32_at(8);
         if version != VERSION && version != VERSION_ONE_BUCKET {
-            return Err(format!(
-                "checkpoint: format version {version} (this build reads {VERSION_ONE_BUCKET} and {VERSION})"
-            ));
+            return Err(CheckpointError::Version(version));
         }
         let hidden = u32_at(12) as usize;
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_MULTIPLE) {
-            return Err(format!("checkpoint: hidden size {hidden} out of range"));
+            return Err(CheckpointError::Hidden(hidden));
         }
         let (header, buckets) = if version == VERSION_ONE_BUCKET {
             (HEADER_SIZE_V1, 1)
         } else if b.len() < HEADER_SIZE + 8 {
-            return Err(format!("checkpoint: file too short ({} bytes)", b.len()));
+            return Err(CheckpointError::TooShort(b.len()));
         } else {
             (HEADER_SIZE, u32_at(48) as usize)
         };
         if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
-            return Err(format!("checkpoint: output bucket count {buckets} out of range (1..={MAX_OUTPUT_BUCKETS})"));
+            return Err(CheckpointError::Buckets(buckets));
         }
         let layout = Layout { n: hidden, buckets };
         let want = size_for(header, layout);
         if b.len() != want {
-            return Err(format!(
-                "checkpoint: size {} bytes, expected {want} for hidden size {hidden} and {buckets} output bucket(s)",
-                b.len()
-            ));
+            return Err(CheckpointError::Size { len: b.len(), want, hidden, buckets });
         }
         let stored = u64_at(want - 8);
         let found = fnv1a64(&b[..want - 8]);
         if stored != found {
-            return Err(format!("checkpoint: bad checksum (expected {stored:#018x}, found {found:#018x})"));
+            return Err(CheckpointError::Checksum { stored, found });
         }
         let p = layout.len();
         let floats = |k: usize| -> Vec<f32> {
@@ -144,8 +205,8 @@ impl Checkpoint {
         })
     }
 
-    pub fn load(path: &str) -> Result<Checkpoint, String> {
-        let b = std::fs::read(path).map_err(|e| format!("cannot read checkpoint '{path}': {e}"))?;
-        Checkpoint::from_bytes(&b).map_err(|e| format!("{e} ('{path}')"))
+    pub fn load(path: &str) -> Result<Checkpoint, LoadError> {
+        let b = std::fs::read(path).map_err(|source| LoadError::Read { path: path.to_string(), source })?;
+        Checkpoint::from_bytes(&b).map_err(|error| LoadError::Invalid { path: path.to_string(), error })
     }
 }

@@ -1,30 +1,81 @@
-//! The one error type of the trainer and the converter: bad input or a failed write, so the
-//! command line can tell them apart (exit code 2 or 1).
+//! The one error type of the trainer, [`TrainError`]: bad input (data, checkpoint, settings)
+//! or a failed write, which the command line tells apart by exit code (2 or 1).
 
+use super::checkpoint::LoadError;
+use super::export::WriteError;
+use super::network::{HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
+use crate::data::read::FileError;
 use std::fmt;
 
-/// Why a training run or a conversion stopped. Each prints as one line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a training run stopped. Each prints as one line.
+#[derive(Debug)]
 pub enum TrainError {
-    /// Bad input: a data file, a checkpoint or a setting that cannot be used.
-    Input(String),
-    /// An output (network, checkpoint, converted data) could not be written.
-    Write(String),
+    /// A data file could not be read.
+    Data(FileError),
+    /// The checkpoint to resume from could not be read or is not a checkpoint.
+    Checkpoint(LoadError),
+    /// `--hidden` contradicts the checkpoint's hidden size.
+    HiddenMismatch { given: usize, checkpoint: usize },
+    /// `--output-buckets` contradicts the checkpoint's bucket count.
+    BucketsMismatch { given: usize, checkpoint: usize },
+    /// A hidden size the network format does not allow.
+    HiddenSize(usize),
+    /// An output bucket count the network format does not allow.
+    BucketCount(usize),
+    /// The data files hold no valid record.
+    NoPositions,
+    /// No training position to fit the WDL scale to.
+    NoPositionsToFit,
+    /// The network or the checkpoint could not be written.
+    Write(WriteError),
+}
+
+impl TrainError {
+    /// Whether an output could not be written (rather than the input being bad).
+    pub fn is_write(&self) -> bool {
+        matches!(self, TrainError::Write(_))
+    }
 }
 
 impl fmt::Display for TrainError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            TrainError::Input(s) | TrainError::Write(s) => write!(f, "{s}"),
+            TrainError::Data(e) => write!(f, "{e}"),
+            TrainError::Checkpoint(e) => write!(f, "{e}"),
+            TrainError::HiddenMismatch { given, checkpoint } => {
+                write!(f, "--hidden {given} differs from the checkpoint's hidden size {checkpoint}")
+            }
+            TrainError::BucketsMismatch { given, checkpoint } => {
+                write!(f, "--output-buckets {given} differs from the checkpoint's bucket count {checkpoint}")
+            }
+            TrainError::HiddenSize(n) => write!(
+                f,
+                "hidden size {n} must be a multiple of {HIDDEN_MULTIPLE} from {HIDDEN_MULTIPLE} to {MAX_HIDDEN}"
+            ),
+            TrainError::BucketCount(b) => write!(f, "output bucket count {b} must be from 1 to {MAX_OUTPUT_BUCKETS}"),
+            TrainError::NoPositions => write!(f, "no training positions (the data files hold no valid records)"),
+            TrainError::NoPositionsToFit => write!(f, "no training positions to fit the scale to"),
+            TrainError::Write(e) => write!(f, "{e}"),
         }
     }
 }
 
 impl std::error::Error for TrainError {}
 
-/// The readers' messages are bad input.
-impl From<String> for TrainError {
-    fn from(s: String) -> TrainError {
-        TrainError::Input(s)
+impl From<FileError> for TrainError {
+    fn from(e: FileError) -> TrainError {
+        TrainError::Data(e)
+    }
+}
+
+impl From<LoadError> for TrainError {
+    fn from(e: LoadError) -> TrainError {
+        TrainError::Checkpoint(e)
+    }
+}
+
+impl From<WriteError> for TrainError {
+    fn from(e: WriteError) -> TrainError {
+        TrainError::Write(e)
     }
 }

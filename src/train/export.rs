@@ -23,7 +23,8 @@
 //! `screlu(x) = clamp(x, 0, QA)²`.
 
 use super::network::Layout;
-use crate::eval::nnue::network::{fnv1a64, header_bytes};
+use crate::eval::nnue::network::header_bytes;
+use crate::hash::fnv1a64;
 
 // The format's constants are the engine's reader's, defined once in `eval::nnue`.
 pub use crate::eval::nnue::network::file_size;
@@ -57,9 +58,29 @@ pub fn network_bytes(params: &[f32], l: Layout) -> Vec<u8> {
     out
 }
 
+/// Why an output file (network or checkpoint) could not be written. One line each.
+#[derive(Debug)]
+pub enum WriteError {
+    /// The temporary file could not be written.
+    Write { path: String, source: std::io::Error },
+    /// The temporary file could not be renamed to the output.
+    Rename { from: String, to: String, source: std::io::Error },
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            WriteError::Write { path, source } => write!(f, "cannot write '{path}': {source}"),
+            WriteError::Rename { from, to, source } => write!(f, "cannot rename '{from}' to '{to}': {source}"),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
 /// Writes `bytes` to `path` through a temporary file and a rename, so `path` is always
 /// either the old file or the whole new one.
-pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<(), String> {
+pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<(), WriteError> {
     use std::io::Write;
     let tmp = format!("{path}.tmp");
     let write = || -> std::io::Result<()> {
@@ -67,6 +88,6 @@ pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<(), String> {
         f.write_all(bytes)?;
         f.sync_all()
     };
-    write().map_err(|e| format!("cannot write '{tmp}': {e}"))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot rename '{tmp}' to '{path}': {e}"))
+    write().map_err(|source| WriteError::Write { path: tmp.clone(), source })?;
+    std::fs::rename(&tmp, path).map_err(|source| WriteError::Rename { from: tmp, to: path.to_string(), source })
 }

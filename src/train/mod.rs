@@ -1,4 +1,5 @@
-//! The network trainer (`horizon train`) and the data converter (`horizon convert`).
+//! The network trainer (`horizon train`), reading binary training data through
+//! [`crate::data::read`].
 //!
 //! # How a run goes
 //!
@@ -22,18 +23,17 @@
 
 pub mod adamw;
 pub mod checkpoint;
-pub mod convert;
-pub mod data;
 pub mod error;
 pub mod export;
 pub mod network;
-pub mod rng;
 
+use crate::data::read;
+use crate::data::record::RawRecord;
+use crate::rng::SplitMix64;
 use adamw::AdamW;
 use checkpoint::Checkpoint;
 pub use error::TrainError;
 use network::{run_slice, Layout, LossSpec, Scratch, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
-use rng::Rng;
 use std::time::Instant;
 
 /// Default hidden size.
@@ -159,13 +159,7 @@ struct Worker {
 }
 
 /// The mean loss of `records` (forward only), over `workers.len()` threads.
-fn mean_loss(
-    params: &[f32],
-    l: Layout,
-    records: &[crate::record::RawRecord],
-    spec: LossSpec,
-    workers: &mut [Worker],
-) -> f64 {
+fn mean_loss(params: &[f32], l: Layout, records: &[RawRecord], spec: LossSpec, workers: &mut [Worker]) -> f64 {
     if records.is_empty() {
         return 0.0;
     }
@@ -184,7 +178,7 @@ fn mean_loss(
 fn train_batch(
     params: &mut [f32],
     l: Layout,
-    batch: &[crate::record::RawRecord],
+    batch: &[RawRecord],
     spec: LossSpec,
     workers: &mut [Worker],
     adam: &mut AdamW,
@@ -232,12 +226,10 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     let (n, buckets, seed, val_share) = match &resumed {
         Some(c) => {
             if let Some(h) = cfg.hidden.filter(|&h| h != c.hidden) {
-                return Err(format!("--hidden {h} differs from the checkpoint's hidden size {}", c.hidden).into());
+                return Err(TrainError::HiddenMismatch { given: h, checkpoint: c.hidden });
             }
             if let Some(b) = cfg.output_buckets.filter(|&b| b != c.buckets) {
-                return Err(
-                    format!("--output-buckets {b} differs from the checkpoint's bucket count {}", c.buckets).into()
-                );
+                return Err(TrainError::BucketsMismatch { given: b, checkpoint: c.buckets });
             }
             (c.hidden, c.buckets, c.seed, c.val_share)
         }
@@ -249,23 +241,20 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         ),
     };
     if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_MULTIPLE) {
-        return Err(format!(
-            "hidden size {n} must be a multiple of {HIDDEN_MULTIPLE} from {HIDDEN_MULTIPLE} to {MAX_HIDDEN}"
-        )
-        .into());
+        return Err(TrainError::HiddenSize(n));
     }
     if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
-        return Err(format!("output bucket count {buckets} must be from 1 to {MAX_OUTPUT_BUCKETS}").into());
+        return Err(TrainError::BucketCount(buckets));
     }
     let layout = Layout { n, buckets };
 
     // 2. Data, shuffled with the seed and split.
     let load_start = Instant::now();
-    let (mut records, stats) = data::load(&cfg.data)?;
+    let (mut records, stats) = read::load(&cfg.data)?;
     for e in &stats.first_errors {
         (out.line)(&format!("skipped {e}"));
     }
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     rng.shuffle(&mut records);
     let mut val_count = (records.len() as f64 * val_share as f64).round() as usize;
     if val_share > 0.0 && val_count == 0 && records.len() > 1 {
@@ -273,7 +262,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     }
     let (val, train) = records.split_at_mut(val_count);
     if train.is_empty() {
-        return Err(TrainError::Input("no training positions (the data files hold no valid records)".into()));
+        return Err(TrainError::NoPositions);
     }
     let batches_per_epoch = train.len().div_ceil(cfg.batch) as u64;
     (out.line)(&format!(
@@ -290,8 +279,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         WdlScale::Fixed(k) => k,
         WdlScale::Fit => {
             let fit_start = Instant::now();
-            let (k, mse) = network::fit_wdl_scale(train)
-                .ok_or_else(|| TrainError::Input("no training positions to fit the scale to".into()))?;
+            let (k, mse) = network::fit_wdl_scale(train).ok_or(TrainError::NoPositionsToFit)?;
             (out.line)(&format!(
                 "wdl scale fitted to the {} training positions in {:.1} s: {k:.1} cp (mean squared error of sigmoid(score / {k:.1}) against the results {mse:.6})",
                 train.len(),
@@ -303,7 +291,18 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
 
     let (mut params, mut adam, first_epoch) = match resumed {
         Some(c) => {
-            rng = Rng::new(c.rng_state);
+            // Replay what an unbroken run drew since the split: the initial weights and one
+            // shuffle of the training share per finished epoch. The next epoch then sees the
+            // order an unbroken run would give it, and a resumed run ends with the same
+            // network. With other data than the checkpoint's run the stream cannot be
+            // replayed: it continues from the checkpoint's stored state instead.
+            network::init_params(layout, &mut rng);
+            for _ in 0..c.epochs_done {
+                rng.shuffle(train);
+            }
+            if rng.state != c.rng_state {
+                rng = SplitMix64::new(c.rng_state);
+            }
             (out.line)(&format!(
                 "resuming after epoch {} from '{}'",
                 c.epochs_done,
@@ -374,8 +373,8 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
             params: params.clone(),
             adam: adam.clone(),
         };
-        export::write_atomic(&cfg.checkpoint, &ckpt.to_bytes()).map_err(TrainError::Write)?;
-        export::write_atomic(&cfg.out, &export::network_bytes(&params, layout)).map_err(TrainError::Write)?;
+        export::write_atomic(&cfg.checkpoint, &ckpt.to_bytes())?;
+        export::write_atomic(&cfg.out, &export::network_bytes(&params, layout))?;
 
         let elapsed = run_start.elapsed().as_secs_f64();
         let per_epoch = elapsed / (epoch - first_epoch + 1) as f64;

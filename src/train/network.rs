@@ -11,8 +11,9 @@
 //! All parameters live in one flat `f32` vector (see [`Layout`]) so the optimiser, the
 //! gradient reduction and checkpoints treat them alike.
 
+use crate::data::record::RawRecord;
 use crate::eval::nnue::{output_bucket, raw_feature_index, SCALE};
-use crate::record::RawRecord;
+use crate::rng::SplitMix64;
 
 /// Inputs per perspective (2 sides × 6 pieces × 64 squares), the hidden sizes the file
 /// format allows (a multiple of `HIDDEN_MULTIPLE`, also the width of the partial sums below,
@@ -75,7 +76,7 @@ impl Layout {
 }
 
 /// Fresh random parameters for the layout `l`.
-pub fn init_params(l: Layout, rng: &mut super::rng::Rng) -> Vec<f32> {
+pub fn init_params(l: Layout, rng: &mut SplitMix64) -> Vec<f32> {
     let mut p = vec![0.0f32; l.len()];
     for x in &mut p[l.w()] {
         *x = rng.uniform(INIT_FEATURE_RANGE);

@@ -5,7 +5,8 @@
 //! header 32 bytes. A typical middlegame position has 70-90 features, so a million positions
 //! take about 350 MB.
 
-use crate::datagen::format::{parse_line, DataError};
+use crate::data::read::TextReader;
+use crate::data::text::{parse_line, DataError, LineError};
 use crate::eval::layout::COUNT;
 use crate::eval::scale::ScaleCase;
 use crate::eval::trace::Trace;
@@ -134,9 +135,10 @@ pub const MAX_REPORTED_ERRORS: usize = 10;
 /// Lines parsed and traced per round, split across the threads.
 const CHUNK_LINES: usize = 1 << 15;
 
-/// Reads data lines from `reader`, parses and traces them on `threads` threads, and keeps at
-/// most `limit` positions. Malformed lines are skipped and counted (their numbers and reasons
-/// kept for the first few). `progress` is called after every chunk with the lines read.
+/// Reads data lines from `reader` (with the one reader, [`TextReader`]: blank lines are
+/// skipped), parses and traces them on `threads` threads, and keeps at most `limit` positions.
+/// Malformed lines are skipped and counted (their numbers and reasons kept for the first
+/// few). `progress` is called after every chunk with the lines read.
 pub fn load(
     reader: impl BufRead,
     limit: usize,
@@ -144,31 +146,24 @@ pub fn load(
     progress: &mut dyn FnMut(usize),
 ) -> std::io::Result<Loaded> {
     let mut out = Loaded { data: Dataset::default(), errors: Vec::new(), error_count: 0, lines: 0 };
-    let mut lines = reader.lines();
+    let mut lines = TextReader::new(reader);
     let threads = threads.max(1);
     loop {
         // Every line gives at most one position, so reading no more lines than positions still
         // wanted stops exactly at the limit (and counts no rejected line beyond it).
         let wanted = (limit - out.data.positions.len()).min(CHUNK_LINES);
-        let mut chunk = Vec::with_capacity(wanted);
-        for line in lines.by_ref() {
-            chunk.push(line?);
-            if chunk.len() == wanted {
-                break;
-            }
+        let mut chunk: Vec<Line> = Vec::with_capacity(wanted);
+        while chunk.len() < wanted {
+            let Some((number, text)) = lines.next_line()? else { break };
+            chunk.push((number, text.map(str::to_string)));
         }
+        out.lines = lines.lines_read();
         if chunk.is_empty() {
             break;
         }
-        let first_line = out.lines + 1;
-        out.lines += chunk.len();
         let per_thread = chunk.len().div_ceil(threads);
         let parts: Vec<(Dataset, Vec<DataError>)> = std::thread::scope(|s| {
-            let handles: Vec<_> = chunk
-                .chunks(per_thread)
-                .enumerate()
-                .map(|(t, part)| s.spawn(move || trace_lines(part, first_line + t * per_thread)))
-                .collect();
+            let handles: Vec<_> = chunk.chunks(per_thread).map(|part| s.spawn(move || trace_lines(part))).collect();
             handles.into_iter().map(|h| h.join().expect("tracing thread panicked")).collect()
         });
         for (data, errors) in parts {
@@ -187,23 +182,26 @@ pub fn load(
     Ok(out)
 }
 
-/// Parses and traces `lines`, the first of which is line number `first`.
-fn trace_lines(lines: &[String], first: usize) -> (Dataset, Vec<DataError>) {
+/// A line as read: its number and its text, or why it is not text.
+type Line = (usize, Result<String, LineError>);
+
+/// Parses and traces `lines`.
+fn trace_lines(lines: &[Line]) -> (Dataset, Vec<DataError>) {
     let mut data = Dataset::default();
     let mut errors = Vec::new();
     let mut trace = Trace::new();
-    for (i, line) in lines.iter().enumerate() {
-        // Blank lines are allowed (and skipped); anything else must be a data line.
-        if line.trim().is_empty() {
-            continue;
-        }
-        match parse_line(line) {
+    for (number, text) in lines {
+        let parsed = match text {
+            Ok(t) => parse_line(t),
+            Err(e) => Err(e.clone()),
+        };
+        match parsed {
             Ok(d) => {
                 trace.reset();
                 eval::evaluate_traced(&d.board, &mut trace);
                 data.push(&trace, d.score, d.result.value() as f32);
             }
-            Err(error) => errors.push(DataError { line: first + i, error }),
+            Err(error) => errors.push(DataError { line: *number, error }),
         }
     }
     (data, errors)

@@ -2,7 +2,8 @@
 //! coefficient traces, and writes the result as Rust source the engine compiles in.
 //!
 //! 1. **Load** ([`dataset::load`]): parse `<FEN> | <score> | <result>` lines (with the one
-//!    data-line parser, [`crate::datagen::format`]; blank lines are skipped) and trace each
+//!    data-line parser, [`crate::data::text`], through the one reader, [`crate::data::read`];
+//!    blank lines are skipped) and trace each
 //!    position once with the evaluation itself, keeping only the non-zero feature counts.
 //!    Malformed lines are *skipped and counted*, the first ten reported with their line
 //!    numbers: a data file is often still being appended to by `horizon datagen` (its last line
@@ -30,10 +31,8 @@ pub mod write;
 use crate::eval::layout::COUNT;
 use crate::eval::params::SCALE_NORMAL;
 use crate::eval::scale::ScaleCase;
+use crate::rng::SplitMix64;
 use dataset::{Dataset, Loaded};
-use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -152,9 +151,9 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Summary, TuneError> {
     ));
 
     // 2. Held-out split.
-    let mut rng = SmallRng::seed_from_u64(cfg.seed);
+    let mut rng = SplitMix64::new(cfg.seed);
     let mut order: Vec<u32> = (0..n as u32).collect();
-    order.shuffle(&mut rng);
+    rng.shuffle(&mut order);
     let held = ((n as f64 * cfg.holdout) as usize).min(n - 1);
     let holdout: Vec<u32> = order[..held].to_vec();
     let mut train: Vec<u32> = order[held..].to_vec();
@@ -191,7 +190,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Summary, TuneError> {
         let t0 = Instant::now();
         let frac = if cfg.epochs > 1 { (epoch - 1) as f64 / (cfg.epochs - 1) as f64 } else { 0.0 };
         let lr = cfg.lr * (1.0 - 0.9 * frac);
-        train.shuffle(&mut rng);
+        rng.shuffle(&mut train);
         let mut last = Instant::now();
         for (b, batch) in train.chunks(cfg.batch.max(1)).enumerate() {
             let grad = gradient(&params, &data, batch, k, cfg.threads);

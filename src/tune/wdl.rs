@@ -11,9 +11,9 @@
 //! there are compared with a constant model that predicts the training set's overall
 //! win/draw/loss frequencies for every position.
 
+use crate::data::read::{for_each_record, record_count, FileError, LoadStats};
+use crate::data::record::{Record, RESULT_BLACK_WINS, RESULT_DRAW};
 use crate::eval::wdl::{probabilities, MATERIAL_MAX, MATERIAL_MIN, MATERIAL_VALUES};
-use crate::record::{Record, RESULT_BLACK_WINS, RESULT_DRAW};
-use crate::train::data::{for_each_record, record_count, LoadStats};
 use std::fmt;
 
 /// Scores are rounded to this many centipawns for the histogram.
@@ -33,7 +33,7 @@ const BINS: usize = (2 * SCORE_CLAMP / SCORE_BIN + 1) as usize;
 #[derive(Debug)]
 pub enum WdlFitError {
     /// A data file could not be read or is not training data.
-    Data(String),
+    Data(FileError),
     /// No position to fit on, or none held out.
     TooFew { train: u64, holdout: u64 },
 }
@@ -228,7 +228,7 @@ pub fn fit_files(paths: &[String], holdout: f64) -> Result<Fit, WdlFitError> {
     for path in paths {
         let count = record_count(path).map_err(WdlFitError::Data)?;
         let first_held = count - (count as f64 * holdout).round() as u64;
-        let file = std::fs::File::open(path).map_err(|e| WdlFitError::Data(format!("cannot read '{path}': {e}")))?;
+        let file = std::fs::File::open(path).map_err(|e| WdlFitError::Data(FileError::read(path, e)))?;
         let mut stats = LoadStats::default();
         let mut index = 0u64;
         for_each_record(path, std::io::BufReader::new(file), &mut stats, |_, r| {
@@ -306,7 +306,7 @@ mod tests {
     #[test]
     fn metrics_of_a_perfect_and_a_constant_model() {
         let mut h = Histogram::default();
-        h.add(40, 300, crate::record::RESULT_WHITE_WINS);
+        h.add(40, 300, crate::data::record::RESULT_WHITE_WINS);
         h.add(40, -300, RESULT_BLACK_WINS);
         let perfect = metrics(&h, |_, s| if s > 0.0 { [1.0, 0.0, 0.0] } else { [0.0, 0.0, 1.0] });
         assert!(perfect.log_loss.abs() < 1e-12 && perfect.brier.abs() < 1e-12);

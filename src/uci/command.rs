@@ -78,7 +78,7 @@ pub enum Command {
         hash: Option<usize>,
     },
     /// Non-standard: opening positions for OpenBench (`genfens N seed S book B [extra]`).
-    Genfens(crate::genfens::Request),
+    Genfens(crate::data::genfens::Request),
     Empty,
 }
 
@@ -234,7 +234,7 @@ impl std::str::FromStr for Command {
                 Command::Bench { depth, threads, hash }
             }
             "go" => Command::Go(parse_go(rest)),
-            "genfens" => Command::Genfens(line.parse().map_err(CommandError::Genfens)?),
+            "genfens" => Command::Genfens(line.parse().map_err(|e| CommandError::Genfens(format!("{e}")))?),
             "position" => {
                 let mi = rest.iter().position(|&t| t == "moves");
                 let (spec, moves) = match mi {

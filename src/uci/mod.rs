@@ -247,7 +247,8 @@ impl Engine {
                 // Runs to the end before the next line is read, so that a script's
                 // `genfens …` followed by `quit` gets every position.
                 self.stop_search();
-                if let Err(e) = crate::genfens::run_request(request, |fen| send(&format!("info string genfens {fen}")))
+                if let Err(e) =
+                    crate::data::genfens::run_request(request, |fen| send(&format!("info string genfens {fen}")))
                 {
                     send(&format!("info string error: {e}"));
                 }

@@ -25,6 +25,8 @@
 //! another N is refused with a message naming both sizes.
 
 use super::features::{HIDDEN, INPUTS, MAX_OUTPUT_BUCKETS, QA, QB, SCALE};
+use crate::hash::fnv1a64;
+use crate::rng::SplitMix64;
 use once_cell::sync::Lazy;
 use std::fmt;
 use std::sync::Arc;
@@ -46,9 +48,6 @@ pub const CHECKSUM_BYTES: usize = 8;
 pub const MAX_HIDDEN: usize = 4096;
 /// Hidden sizes must be multiples of this (whole SIMD registers).
 pub const HIDDEN_MULTIPLE: usize = 16;
-/// FNV-1a 64 offset basis and prime.
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// Whether the engine and its tools evaluate with the network unless told otherwise (the
 /// default of the UCI option `UseNNUE` and of the commands' `--eval`).
@@ -197,11 +196,6 @@ impl fmt::Display for NetworkError {
 }
 
 impl std::error::Error for NetworkError {}
-
-/// FNV-1a 64 of `bytes`.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(FNV_OFFSET, |h, &b| (h ^ b as u64).wrapping_mul(FNV_PRIME))
-}
 
 /// The exact size of a file with hidden size `n` and `buckets` output buckets.
 pub const fn file_size(n: usize, buckets: usize) -> usize {
@@ -362,18 +356,13 @@ impl Network {
         out
     }
 
-    /// A network of small random weights from a fixed seed (a xorshift generator, so it
-    /// needs nothing outside the engine), for tests: a network whose every weight is known
-    /// without a file. (Before the first trained network, `nets/default.nnue` was this with
-    /// seed [`PLACEHOLDER_SEED`].)
+    /// A network of small random weights from a fixed seed ([`SplitMix64`], so it needs
+    /// nothing outside the engine), for tests: a network whose every weight is known without
+    /// a file. (Before the first trained network, `nets/default.nnue` was a network of this
+    /// kind with seed [`PLACEHOLDER_SEED`], drawn then with a xorshift generator.)
     pub fn random(seed: u64) -> Box<Network> {
-        let mut state = seed | 1;
-        let mut next = move |range: i32| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            ((state >> 16) % (2 * range as u64 + 1)) as i32 - range
-        };
+        let mut rng = SplitMix64::new(seed);
+        let mut next = move |range: i32| rng.below(2 * range as usize + 1) as i32 - range;
         let mut net = Network::zeroed();
         for column in net.feature_weights.iter_mut() {
             for w in column.0.iter_mut() {

@@ -1,6 +1,6 @@
 //! Turns fastchess games (for example from OpenBench DATAGEN workloads) into training
 //! positions in the datagen text format (`<FEN> | <score> | <result>`, see
-//! [`crate::datagen`]).
+//! [`crate::data::text`]).
 //!
 //! Each move of a game gives at most one position: the position **before** the move,
 //! with the score of the move's comment (see [`super::fastchess`]) turned to White's
@@ -24,7 +24,7 @@
 use super::fastchess::{parse_comment, EngineScore, MoveComment};
 use super::{tokens, RawGame, Token};
 use crate::board::Board;
-use crate::datagen::{format_line, Outcome};
+use crate::data::text::{format_line, Outcome};
 use crate::san::parse_san;
 use crate::search::movepick::is_tactical;
 use crate::types::Color;
@@ -254,7 +254,7 @@ pub fn convert_game(game: &RawGame, min_ply: usize) -> Result<Converted, Skip> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::GameReader;
+    use crate::data::pgn::GameReader;
 
     fn game(text: &str) -> RawGame {
         GameReader::new(text.as_bytes()).next().unwrap().unwrap()

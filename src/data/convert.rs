@@ -6,11 +6,12 @@
 //! text from stdin (`xz -dc data.txt.xz | horizon convert - --out data.bin`). Malformed text
 //! lines and invalid records are skipped and counted; the first few are described.
 
-use super::data::{for_each_record, LoadStats};
-use super::TrainError;
-use crate::datagen::{format_line, parse_line, Outcome};
-use crate::record::Record;
+use super::read::{for_each_record, record_count, FileError, LoadStats, TextReader};
+use super::record::{Record, RecordError};
+use super::text::{format_line, parse_line, LineError, Outcome};
+use super::Format;
 use std::collections::HashSet;
+use std::fmt;
 use std::io::{BufRead, BufWriter, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
@@ -23,7 +24,54 @@ const PROGRESS_LOG: Duration = Duration::from_secs(10);
 /// Positions between clock checks for progress.
 const PROGRESS_CHECK: u64 = 1 << 16;
 
-pub use crate::record::Format;
+/// Why a conversion did not run or stopped: bad input, or an output that could not be
+/// written (the command line tells them apart by exit code, 2 or 1). Each prints as one line.
+#[derive(Debug)]
+pub enum ConvertError {
+    NoInputs,
+    /// The output file exists and `--force` was not given.
+    Exists(String),
+    /// An input could not be read.
+    Read(FileError),
+    /// The output (its temporary file) could not be written.
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+    /// The finished temporary file could not be renamed to the output.
+    Rename {
+        from: String,
+        to: String,
+        source: std::io::Error,
+    },
+}
+
+impl ConvertError {
+    /// Whether the output could not be written (rather than the input being bad).
+    pub fn is_write(&self) -> bool {
+        matches!(self, ConvertError::Write { .. } | ConvertError::Rename { .. })
+    }
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            ConvertError::NoInputs => write!(f, "no input files"),
+            ConvertError::Exists(p) => write!(f, "'{p}' exists; add --force to replace it"),
+            ConvertError::Read(e) => write!(f, "{e}"),
+            ConvertError::Write { path, source } => write!(f, "cannot write '{path}': {source}"),
+            ConvertError::Rename { from, to, source } => write!(f, "cannot rename '{from}' to '{to}': {source}"),
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {}
+
+impl From<FileError> for ConvertError {
+    fn from(e: FileError) -> ConvertError {
+        ConvertError::Read(e)
+    }
+}
 
 /// A conversion to run.
 #[derive(Clone, Debug)]
@@ -52,22 +100,24 @@ pub struct Stats {
     pub first_skipped: Vec<String>,
 }
 
-/// Reads one text data line (with the one data-line parser, `crate::datagen::parse_line`)
+/// Reads one text data line (with the one data-line parser, [`parse_line`])
 /// into a record, or says why not.
-pub fn record_of_line(line: &str) -> Result<Record, String> {
-    let d = parse_line(line).map_err(|e| e.to_string())?;
+pub fn record_of_line(line: &str) -> Result<Record, LineError> {
+    let d = parse_line(line)?;
     Ok(Record::from_board(&d.board, d.score, d.result.result_byte()))
 }
 
 /// The text data line of a record (with its newline), or why the record is not a position.
-pub fn line_of_record(r: &Record) -> Result<String, String> {
-    let board = r.to_board().map_err(|e| e.to_string())?;
+pub fn line_of_record(r: &Record) -> Result<String, RecordError> {
+    let board = r.to_board()?;
     Ok(format_line(&board.to_fen(), r.score as i32, Outcome::of_result_byte(r.result)))
 }
 
 /// The output side of a conversion: format, dedup set, counters and progress.
 struct Sink<W: Write> {
     out: W,
+    /// The file `out` writes to, for messages.
+    path: String,
     to: Format,
     seen: Option<HashSet<u64>>,
     stats: Stats,
@@ -84,7 +134,7 @@ impl<W: Write> Sink<W> {
         }
     }
 
-    fn put(&mut self, r: &Record) -> Result<(), TrainError> {
+    fn put(&mut self, r: &Record) -> Result<(), ConvertError> {
         self.stats.read += 1;
         if self.stats.read.is_multiple_of(PROGRESS_CHECK) {
             self.progress();
@@ -105,7 +155,7 @@ impl<W: Write> Sink<W> {
                 }
             },
         };
-        res.map_err(|e| TrainError::Write(format!("cannot write: {e}")))?;
+        res.map_err(|source| ConvertError::Write { path: self.path.clone(), source })?;
         self.stats.written += 1;
         Ok(())
     }
@@ -134,52 +184,38 @@ impl<W: Write> Sink<W> {
 }
 
 /// Reads text lines from `input`, feeding the records to `sink`.
-fn read_text<W: Write>(name: &str, input: impl BufRead, sink: &mut Sink<W>) -> Result<(), TrainError> {
-    let mut input = input;
-    let mut buf = Vec::new();
-    let mut n: u64 = 0;
-    loop {
-        buf.clear();
-        let got = input.read_until(b'\n', &mut buf).map_err(|e| format!("cannot read '{name}': {e}"))?;
-        if got == 0 {
-            return Ok(());
-        }
-        n += 1;
-        let line = match std::str::from_utf8(&buf) {
-            Ok(l) => l.trim(),
-            Err(_) => {
-                sink.skip(format!("skipped line {n} of '{name}': not UTF-8 text"));
-                continue;
-            }
-        };
-        if line.is_empty() {
-            continue;
-        }
-        match record_of_line(line) {
+fn read_text<W: Write>(name: &str, input: impl BufRead, sink: &mut Sink<W>) -> Result<(), ConvertError> {
+    let mut lines = TextReader::new(input);
+    let read_error = |source| FileError::Read { path: name.to_string(), source };
+    while let Some((n, line)) = lines.next_line().map_err(read_error)? {
+        match line.and_then(record_of_line) {
             Ok(r) => sink.put(&r)?,
             Err(e) => sink.skip(format!("skipped line {n} of '{name}': {e}")),
         }
     }
+    Ok(())
 }
 
 /// Runs a conversion. Writes to a temporary file beside the output and renames it at the
 /// end, so an interrupted run leaves no half-written output.
-pub fn run(cfg: &Config) -> Result<Stats, TrainError> {
+pub fn run(cfg: &Config) -> Result<Stats, ConvertError> {
     if cfg.inputs.is_empty() {
-        return Err(TrainError::Input("no input files".into()));
+        return Err(ConvertError::NoInputs);
     }
     if !cfg.force && std::path::Path::new(&cfg.out).exists() {
-        return Err(TrainError::Input(format!("'{}' exists; add --force to replace it", cfg.out)));
+        return Err(ConvertError::Exists(cfg.out.clone()));
     }
     // Check every binary input before writing anything.
     for p in cfg.inputs.iter().filter(|p| *p != "-" && Format::of_path(p) == Format::Bin) {
-        super::data::record_count(p)?;
+        record_count(p)?;
     }
     let tmp = format!("{}.tmp", cfg.out);
-    let file = std::fs::File::create(&tmp).map_err(|e| TrainError::Write(format!("cannot write '{tmp}': {e}")))?;
+    let write_error = |source| ConvertError::Write { path: tmp.clone(), source };
+    let file = std::fs::File::create(&tmp).map_err(write_error)?;
     let now = Instant::now();
     let mut sink = Sink {
         out: BufWriter::with_capacity(1 << 20, file),
+        path: tmp.clone(),
         to: cfg.to,
         seen: cfg.dedup.then(HashSet::new),
         stats: Stats::default(),
@@ -187,14 +223,14 @@ pub fn run(cfg: &Config) -> Result<Stats, TrainError> {
         last_progress: now,
         tty: std::io::stderr().is_terminal(),
     };
-    let result = (|| -> Result<(), TrainError> {
+    let result = (|| -> Result<(), ConvertError> {
         for p in &cfg.inputs {
             if p == "-" {
                 read_text("stdin", std::io::stdin().lock(), &mut sink)?;
             } else if Format::of_path(p) == Format::Bin {
-                let f = std::fs::File::open(p).map_err(|e| format!("cannot read '{p}': {e}"))?;
+                let f = std::fs::File::open(p).map_err(|source| FileError::Read { path: p.clone(), source })?;
                 let mut load = LoadStats::default();
-                let mut err: Result<(), TrainError> = Ok(());
+                let mut err: Result<(), ConvertError> = Ok(());
                 for_each_record(p, std::io::BufReader::new(f), &mut load, |_, r| {
                     if err.is_ok() {
                         err = sink.put(r);
@@ -208,11 +244,11 @@ pub fn run(cfg: &Config) -> Result<Stats, TrainError> {
                     }
                 }
             } else {
-                let f = std::fs::File::open(p).map_err(|e| format!("cannot read '{p}': {e}"))?;
+                let f = std::fs::File::open(p).map_err(|source| FileError::Read { path: p.clone(), source })?;
                 read_text(p, std::io::BufReader::with_capacity(1 << 20, f), &mut sink)?;
             }
         }
-        sink.out.flush().map_err(|e| TrainError::Write(format!("cannot write '{tmp}': {e}")))
+        sink.out.flush().map_err(write_error)
     })();
     if sink.tty {
         eprint!("\r\x1b[K");
@@ -223,7 +259,10 @@ pub fn run(cfg: &Config) -> Result<Stats, TrainError> {
     }
     let stats = sink.stats;
     drop(sink.out);
-    std::fs::rename(&tmp, &cfg.out)
-        .map_err(|e| TrainError::Write(format!("cannot rename '{tmp}' to '{}': {e}", cfg.out)))?;
+    std::fs::rename(&tmp, &cfg.out).map_err(|source| ConvertError::Rename {
+        from: tmp,
+        to: cfg.out.clone(),
+        source,
+    })?;
     Ok(stats)
 }

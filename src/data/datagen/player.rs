@@ -1,19 +1,19 @@
 //! One self-play game (see the parent module's "How a game is played"): the opening draw,
 //! the moves, adjudication and the quiet-position filter.
 
-use super::format::{format_line, Outcome};
 use crate::board::{Board, START_FEN};
+use crate::data::record::{Record, RECORD_SIZE};
+use crate::data::text::{format_line, Outcome};
 use crate::error::HashAllocError;
 use crate::eval::nnue::Network;
-use crate::record::{Record, RECORD_SIZE};
+use crate::hash::mix64;
+use crate::rng::SplitMix64;
 use crate::search::movepick::is_tactical;
 use crate::search::params::MATE_BOUND;
 use crate::search::time::Clock;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Limits, SearchResult, Searcher, Silent};
 use crate::types::Color;
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 
 /// An opening whose first search scores beyond this (centipawns, either side) is redrawn.
@@ -67,10 +67,7 @@ impl Game {
 /// The seed of game `index`'s random generator: a SplitMix64-style mix of the run seed,
 /// so neighbouring seeds and indices give unrelated streams.
 fn game_seed(seed: u64, index: u64) -> u64 {
-    let mut z = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index.wrapping_add(0xD1B5_4A32_D192_ED03);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    mix64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index.wrapping_add(0xD1B5_4A32_D192_ED03))
 }
 
 /// Plays self-play games with one search thread and its own hash table.
@@ -116,10 +113,10 @@ impl Player {
     /// plus `random_plies` random legal moves, redrawn while the position is over or its
     /// first search scores beyond [`OPENING_MAX_SCORE`]. Returns the position and that
     /// first search, which is also the game's first move.
-    fn opening(&mut self, rng: &mut SmallRng, book: &[String], random_plies: usize) -> (Board, SearchResult) {
+    fn opening(&mut self, rng: &mut SplitMix64, book: &[String], random_plies: usize) -> (Board, SearchResult) {
         let mut last = None;
         for _ in 0..MAX_OPENING_TRIES {
-            let fen = if book.is_empty() { START_FEN } else { book[rng.gen_range(0..book.len())].as_str() };
+            let fen = if book.is_empty() { START_FEN } else { book[rng.below(book.len())].as_str() };
             let Ok(mut board) = Board::from_fen(fen) else { continue };
             let mut alive = true;
             for _ in 0..random_plies {
@@ -128,7 +125,7 @@ impl Player {
                     alive = false;
                     break;
                 }
-                board.make(moves[rng.gen_range(0..moves.len())]);
+                board.make(moves[rng.below(moves.len())]);
             }
             if !alive || game_over(&board).is_some() {
                 continue;
@@ -160,7 +157,7 @@ impl Player {
 
     /// Plays game number `index` of the run with seed `seed`.
     pub fn play(&mut self, seed: u64, index: u64, book: &[String], random_plies: usize) -> Game {
-        let mut rng = SmallRng::seed_from_u64(game_seed(seed, index));
+        let mut rng = SplitMix64::new(game_seed(seed, index));
         let (mut board, first) = self.opening(&mut rng, book, random_plies);
         let mut next = Some(first);
         let mut positions = Vec::new();

@@ -21,7 +21,7 @@
 //! does not check full legality (a record is data, not a game); [`Record::to_board`] does.
 
 use crate::board::Board;
-use crate::eval::nnue::network::fnv1a64;
+use crate::hash::{fnv1a64, mix64};
 use crate::types::{Color, Piece, Square};
 use std::fmt;
 
@@ -283,30 +283,7 @@ impl Record {
         key[..8].copy_from_slice(&self.occupancy.to_le_bytes());
         key[8..24].copy_from_slice(&self.packed);
         key[24] = self.stm as u8;
-        let mut h = fnv1a64(&key);
-        // FNV alone mixes the high bits weakly; finish with a SplitMix64 step.
-        h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        h ^ (h >> 31)
-    }
-}
-
-/// A training-data file format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// `<FEN> | <score> | <result>` lines (what `datagen` writes by default).
-    Text,
-    /// 32-byte records.
-    Bin,
-}
-
-impl Format {
-    /// The format a file name implies: `.bin` binary, anything else (and `-`) text.
-    pub fn of_path(path: &str) -> Format {
-        if path.ends_with(".bin") {
-            Format::Bin
-        } else {
-            Format::Text
-        }
+        // FNV alone mixes the high bits weakly; finish with SplitMix64's output function.
+        mix64(fnv1a64(&key))
     }
 }

@@ -13,7 +13,7 @@
 //! # How a position is made
 //!
 //! 1. **Start.** The start position, or (with a book) a line of the book drawn uniformly
-//!    at random. Book files hold one EPD or FEN a line (see [`crate::datagen::read_book`]).
+//!    at random. Book files hold one EPD or FEN a line (see [`crate::data::book::read_book`]).
 //! 2. **Random plies.** A number of plies drawn uniformly from the request's ply range
 //!    (default [`DEFAULT_PLIES`] without a book, [`DEFAULT_BOOK_PLIES`] with one), each a
 //!    legal move drawn uniformly at random. A range of two neighbouring counts lets either
@@ -28,8 +28,8 @@
 //!
 //! # Reproducibility
 //!
-//! All random draws come from one SplitMix64 stream seeded with `S` (written out here, so
-//! the stream is the same on every platform and with every version of the `rand` crate).
+//! All random draws come from one SplitMix64 stream seeded with `S` ([`crate::rng`], so
+//! the stream is the same on every platform and with every version of every crate).
 //! The same `N`, `S`, book, extra options and build give the same positions, and the first
 //! `K` positions of a request for `N > K` are those of a request for `K`.
 //!
@@ -45,10 +45,14 @@
 //!
 //! Anything else is an error, so a mistyped option is noticed instead of ignored.
 
+use super::book::{read_book, BookError};
 use crate::board::{Board, START_FEN};
+use crate::error::HashAllocError;
+use crate::rng::SplitMix64;
 use crate::search::time::Clock;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Limits, Searcher, Silent};
+use std::fmt;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -105,46 +109,123 @@ impl Request {
 
 const USAGE: &str = "genfens N seed S book <None|FILE> [plies A[-B]] [nodes N] [margin CP]";
 
-/// The value after keyword `key`, or a message naming what is missing.
-fn value<'a>(toks: &[&'a str], i: usize, key: &str) -> Result<&'a str, String> {
-    toks.get(i + 1).copied().ok_or_else(|| format!("genfens: '{key}' needs a value (usage: {USAGE})"))
+/// Why a `genfens` request could not be read. Each prints as one line starting `genfens: `.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RequestError {
+    MissingCount,
+    MissingSeed,
+    MissingBook,
+    /// A keyword without its value.
+    MissingValue(String),
+    UnknownOption(String),
+    /// A number out of its range (what, lowest, highest, the text given).
+    OutOfRange {
+        what: &'static str,
+        lo: String,
+        hi: String,
+        value: String,
+    },
+    /// Not a number (what, the text given).
+    NotANumber {
+        what: &'static str,
+        value: String,
+    },
+    /// A ply range `A-B` with `A > B`.
+    EmptyPlies(String),
 }
 
-/// `v` as a number within `lo..=hi`, or a one-line message naming `what`.
-fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
-    what: &str,
-    v: &str,
-    lo: T,
-    hi: T,
-) -> Result<T, String> {
-    match v.parse::<T>() {
-        Ok(n) if n >= lo && n <= hi => Ok(n),
-        Ok(_) => Err(format!("genfens: {what} must be from {lo} to {hi}, got {v}")),
-        Err(_) => Err(format!("genfens: {what} '{v}' is not a number")),
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            RequestError::MissingCount => write!(f, "genfens: missing the number of positions (usage: {USAGE})"),
+            RequestError::MissingSeed => write!(f, "genfens: missing 'seed S' (usage: {USAGE})"),
+            RequestError::MissingBook => write!(f, "genfens: missing 'book <None|FILE>' (usage: {USAGE})"),
+            RequestError::MissingValue(key) => write!(f, "genfens: '{key}' needs a value (usage: {USAGE})"),
+            RequestError::UnknownOption(o) => write!(f, "genfens: unknown option '{o}' (usage: {USAGE})"),
+            RequestError::OutOfRange { what, lo, hi, value } => {
+                write!(f, "genfens: {what} must be from {lo} to {hi}, got {value}")
+            }
+            RequestError::NotANumber { what, value } => write!(f, "genfens: {what} '{value}' is not a number"),
+            RequestError::EmptyPlies(v) => write!(f, "genfens: plies range '{v}' is empty"),
+        }
     }
 }
 
-fn ply_range(v: &str) -> Result<PlyRange, String> {
+impl std::error::Error for RequestError {}
+
+/// Why a request could not be carried out. Each prints as one line.
+#[derive(Debug)]
+pub enum GenfensError {
+    /// The book could not be read or holds no usable position.
+    Book(BookError),
+    /// The checking search's hash table could not be allocated.
+    Hash(HashAllocError),
+    /// [`MAX_TRIES`] candidates in a row were finished or decided (where they came from:
+    /// `book 'FILE'` or `the start position`; the margin).
+    NoPosition { source: String, margin: i32 },
+    /// The generator thread could not be started.
+    Thread(std::io::Error),
+    /// The generator thread stopped abnormally.
+    ThreadFailed,
+}
+
+impl fmt::Display for GenfensError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            GenfensError::Book(e) => write!(f, "{e}"),
+            GenfensError::Hash(e) => write!(f, "{e}"),
+            GenfensError::NoPosition { source, margin } => write!(
+                f,
+                "genfens: no usable position from {source} in {MAX_TRIES} tries (every one was finished or scored beyond {margin} cp)"
+            ),
+            GenfensError::Thread(e) => write!(f, "genfens: cannot start a thread: {e}"),
+            GenfensError::ThreadFailed => write!(f, "genfens: the generator thread failed"),
+        }
+    }
+}
+
+impl std::error::Error for GenfensError {}
+
+/// The value after keyword `key`, or which is missing.
+fn value<'a>(toks: &[&'a str], i: usize, key: &str) -> Result<&'a str, RequestError> {
+    toks.get(i + 1).copied().ok_or_else(|| RequestError::MissingValue(key.to_string()))
+}
+
+/// `v` as a number within `lo..=hi`, or why not (naming `what`).
+fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
+    what: &'static str,
+    v: &str,
+    lo: T,
+    hi: T,
+) -> Result<T, RequestError> {
+    match v.parse::<T>() {
+        Ok(n) if n >= lo && n <= hi => Ok(n),
+        Ok(_) => Err(RequestError::OutOfRange { what, lo: lo.to_string(), hi: hi.to_string(), value: v.to_string() }),
+        Err(_) => Err(RequestError::NotANumber { what, value: v.to_string() }),
+    }
+}
+
+fn ply_range(v: &str) -> Result<PlyRange, RequestError> {
     let (a, b) = v.split_once('-').unwrap_or((v, v));
     let min = number("plies", a, 0, MAX_PLIES)?;
     let max = number("plies", b, 0, MAX_PLIES)?;
     if min > max {
-        return Err(format!("genfens: plies range '{v}' is empty"));
+        return Err(RequestError::EmptyPlies(v.to_string()));
     }
     Ok(PlyRange { min, max })
 }
 
 impl std::str::FromStr for Request {
-    type Err = String;
+    type Err = RequestError;
 
     /// Reads `genfens N seed S book B [extra]` (the leading `genfens` may be left out).
-    fn from_str(line: &str) -> Result<Request, String> {
+    fn from_str(line: &str) -> Result<Request, RequestError> {
         let mut toks: Vec<&str> = line.split_whitespace().collect();
         if toks.first() == Some(&"genfens") {
             toks.remove(0);
         }
         let Some(&n) = toks.first() else {
-            return Err(format!("genfens: missing the number of positions (usage: {USAGE})"));
+            return Err(RequestError::MissingCount);
         };
         let count = number("N", n, 1, MAX_COUNT)?;
         let mut req =
@@ -160,32 +241,13 @@ impl std::str::FromStr for Request {
                 "plies" => req.plies = Some(ply_range(v)?),
                 "nodes" => req.nodes = number("nodes", v, 0, MAX_VERIFY_NODES)?,
                 "margin" => req.margin = number("margin", v, 0, 30_000)?,
-                other => return Err(format!("genfens: unknown option '{other}' (usage: {USAGE})")),
+                other => return Err(RequestError::UnknownOption(other.to_string())),
             }
             i += 2;
         }
-        req.seed = seed.ok_or_else(|| format!("genfens: missing 'seed S' (usage: {USAGE})"))?;
-        req.book = book.ok_or_else(|| format!("genfens: missing 'book <None|FILE>' (usage: {USAGE})"))?;
+        req.seed = seed.ok_or(RequestError::MissingSeed)?;
+        req.book = book.ok_or(RequestError::MissingBook)?;
         Ok(req)
-    }
-}
-
-/// SplitMix64: a tiny, well-mixed generator whose stream is fixed by its published
-/// constants, so a seed means the same positions everywhere.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0), by multiply-high (bias below 2^-40 for any n here).
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
 }
 
@@ -207,14 +269,14 @@ pub struct Generator {
 
 impl Generator {
     /// A generator for `request`, reading its book. `control.stop` ends a run early (UCI).
-    pub fn new(request: Request, control: Arc<Control>) -> Result<Generator, String> {
+    pub fn new(request: Request, control: Arc<Control>) -> Result<Generator, GenfensError> {
         let starts = match &request.book {
-            Some(path) => crate::datagen::read_book(path).map_err(|e| e.to_string())?,
+            Some(path) => read_book(path).map_err(GenfensError::Book)?,
             None => vec![START_FEN.to_string()],
         };
-        let tt = Arc::new(TranspositionTable::try_new(VERIFY_HASH_MB).map_err(|e| e.to_string())?);
+        let tt = Arc::new(TranspositionTable::try_new(VERIFY_HASH_MB).map_err(GenfensError::Hash)?);
         let searcher = Searcher::new(tt.clone(), control.clone());
-        let rng = SplitMix64(request.seed);
+        let rng = SplitMix64::new(request.seed);
         Ok(Generator { request, starts, rng, searcher, tt, control })
     }
 
@@ -248,7 +310,7 @@ impl Generator {
     }
 
     /// The next position's FEN (six fields), or an error after [`MAX_TRIES`] candidates.
-    pub fn next_fen(&mut self) -> Result<String, String> {
+    pub fn next_fen(&mut self) -> Result<String, GenfensError> {
         for _ in 0..MAX_TRIES {
             let Some(board) = self.candidate() else { continue };
             if finished(&board) || !self.balanced(&board) {
@@ -260,15 +322,12 @@ impl Generator {
             Some(p) => format!("book '{p}'"),
             None => "the start position".to_string(),
         };
-        Err(format!(
-            "genfens: no usable position from {source} in {MAX_TRIES} tries (every one was finished or scored beyond {} cp)",
-            self.request.margin
-        ))
+        Err(GenfensError::NoPosition { source, margin: self.request.margin })
     }
 
     /// Generates every position, handing each FEN to `emit`. Stops early (without an error)
     /// when `control.stop` is set; returns how many were emitted.
-    pub fn run(&mut self, mut emit: impl FnMut(&str)) -> Result<u64, String> {
+    pub fn run(&mut self, mut emit: impl FnMut(&str)) -> Result<u64, GenfensError> {
         for done in 0..self.request.count {
             if self.control.stop.load(Ordering::Relaxed) {
                 return Ok(done);
@@ -281,7 +340,7 @@ impl Generator {
 
 /// Runs `request` to the end on a thread with a search-sized stack, handing each FEN to
 /// `emit` as soon as it is found; returns how many were emitted.
-pub fn run_request(request: Request, emit: impl FnMut(&str) + Send) -> Result<u64, String> {
+pub fn run_request(request: Request, emit: impl FnMut(&str) + Send) -> Result<u64, GenfensError> {
     std::thread::scope(|s| {
         let job =
             std::thread::Builder::new().name("genfens".into()).stack_size(STACK_BYTES).spawn_scoped(s, move || {
@@ -289,14 +348,14 @@ pub fn run_request(request: Request, emit: impl FnMut(&str) + Send) -> Result<u6
                 g.run(emit)
             });
         match job {
-            Ok(h) => h.join().unwrap_or_else(|_| Err("genfens: the generator thread failed".to_string())),
-            Err(e) => Err(format!("genfens: cannot start a thread: {e}")),
+            Ok(h) => h.join().unwrap_or(Err(GenfensError::ThreadFailed)),
+            Err(e) => Err(GenfensError::Thread(e)),
         }
     })
 }
 
 /// The whole request at once (tests, small runs).
-pub fn generate(request: &Request) -> Result<Vec<String>, String> {
+pub fn generate(request: &Request) -> Result<Vec<String>, GenfensError> {
     let mut fens = Vec::new();
     run_request(request.clone(), |f| fens.push(f.to_string()))?;
     Ok(fens)
@@ -341,18 +400,8 @@ mod tests {
             "genfens 5 seed 1 book None plies 999",
             "genfens 5 seed 1 book None colour white",
         ] {
-            let e = bad.parse::<Request>().unwrap_err();
+            let e = bad.parse::<Request>().unwrap_err().to_string();
             assert!(e.starts_with("genfens: ") && !e.contains('\n'), "{bad}: {e}");
         }
-    }
-
-    #[test]
-    fn the_random_stream_is_fixed() {
-        // SplitMix64 from seed 0: published first outputs.
-        let mut r = SplitMix64(0);
-        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
-        assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
-        let mut r = SplitMix64(5);
-        assert!((0..1000).all(|_| r.below(7) < 7));
     }
 }

@@ -3,16 +3,16 @@
 //! Horizon plays games against itself at a fixed node budget per move and writes the quiet
 //! positions of each game together with the search score and the game's result.
 //!
-//! - [`format`]: the data line (`<FEN> | <score> | <result>`): writing it, and the one
-//!   parser every reader of the data uses (the tuner and `horizon convert` too). With
-//!   `--format bin` ([`crate::record::Format::Bin`]) each position is written instead as a 32-byte
-//!   record (see [`crate::record`]; castling rights are not stored), for the network trainer.
+//! Each position is written as a data line (`<FEN> | <score> | <result>`,
+//! [`super::text`]) or, with `--format bin` ([`super::Format::Bin`]), as a 32-byte record
+//! ([`super::record`]; castling rights are not stored) for the network trainer.
+//!
 //! - [`player`]: one self-play game: opening, moves, adjudication, the quiet-position filter.
 //! - [`runner`]: a whole run: worker threads, the output file, progress reports.
-//! - [`book`]: reading `--book` opening files.
 //!
-//! The command line (`horizon datagen ...`) is `crate::commands::datagen`; this library takes a
-//! [`Config`] and returns a typed error ([`DatagenError`], [`BookError`]).
+//! `--book` files are read by [`super::book`]. The command line (`horizon datagen ...`) is
+//! `crate::commands::datagen`; this library takes a [`Config`] and returns a typed error
+//! ([`DatagenError`]).
 //!
 //! # How a game is played
 //!
@@ -51,13 +51,9 @@
 //! Each worker thread plays whole games and writes each game's lines (or records) in one write, under a
 //! lock. Stopping the program (Ctrl-C, `kill`) loses only the games being played.
 
-pub mod book;
-pub mod format;
 pub mod player;
 pub mod runner;
 
-pub use book::{read_book, BookError};
-pub use format::{format_line, parse_line, DataError, DataLine, LineError, Outcome};
 pub use player::{
     Game, Player, DRAW_MIN_PLY, DRAW_PLIES, DRAW_SCORE, MAX_GAME_PLIES, OPENING_MAX_SCORE, WIN_PLIES, WIN_SCORE,
 };

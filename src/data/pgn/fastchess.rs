@@ -37,8 +37,40 @@ pub enum MoveComment {
 /// The largest pawn value read from a comment (beyond it a "score" is not a score).
 const MAX_PAWNS: f64 = 1000.0;
 
+/// Why a comment is not a fastchess move comment. Each prints as one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommentError {
+    Empty,
+    /// The first word is not `<score>/<depth>`.
+    NoScoreDepth,
+    Depth(String),
+    /// A time without its `s`.
+    TimeUnit(String),
+    Time(String),
+    Mate(String),
+    Score(String),
+    ScoreRange(String),
+}
+
+impl std::fmt::Display for CommentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            CommentError::Empty => write!(f, "empty comment"),
+            CommentError::NoScoreDepth => write!(f, "no '<score>/<depth>'"),
+            CommentError::Depth(d) => write!(f, "depth '{d}' is not a number"),
+            CommentError::TimeUnit(t) => write!(f, "time '{t}' does not end in 's'"),
+            CommentError::Time(t) => write!(f, "time '{t}' is not a number"),
+            CommentError::Mate(s) => write!(f, "mate score '{s}' is not M<plies>"),
+            CommentError::Score(s) => write!(f, "score '{s}' is not a number"),
+            CommentError::ScoreRange(s) => write!(f, "score '{s}' is out of range"),
+        }
+    }
+}
+
+impl std::error::Error for CommentError {}
+
 /// Reads one move comment; an `Err` says why it is not a fastchess comment.
-pub fn parse_comment(text: &str) -> Result<MoveComment, String> {
+pub fn parse_comment(text: &str) -> Result<MoveComment, CommentError> {
     let text = text.trim();
     if text == "book" {
         return Ok(MoveComment::Book);
@@ -46,19 +78,19 @@ pub fn parse_comment(text: &str) -> Result<MoveComment, String> {
     // The first field, up to `, `, is `<score>/<depth> <time>`.
     let first = text.split(',').next().unwrap_or("").trim();
     let mut words = first.split_whitespace();
-    let head = words.next().ok_or("empty comment")?;
-    let (score, depth) = head.split_once('/').ok_or("no '<score>/<depth>'")?;
-    let depth: u32 = depth.parse().map_err(|_| format!("depth '{depth}' is not a number"))?;
+    let head = words.next().ok_or(CommentError::Empty)?;
+    let (score, depth) = head.split_once('/').ok_or(CommentError::NoScoreDepth)?;
+    let depth: u32 = depth.parse().map_err(|_| CommentError::Depth(depth.to_string()))?;
     if let Some(time) = words.next() {
-        let secs = time.strip_suffix('s').ok_or_else(|| format!("time '{time}' does not end in 's'"))?;
-        secs.parse::<f64>().map_err(|_| format!("time '{time}' is not a number"))?;
+        let secs = time.strip_suffix('s').ok_or_else(|| CommentError::TimeUnit(time.to_string()))?;
+        secs.parse::<f64>().map_err(|_| CommentError::Time(time.to_string()))?;
     }
     let score = parse_score(score)?;
     Ok(MoveComment::Engine { score, depth })
 }
 
 /// `+0.35` → 35 cp, `-M4` → mate -4 plies, `` or `ERR` → no score.
-fn parse_score(s: &str) -> Result<Option<EngineScore>, String> {
+fn parse_score(s: &str) -> Result<Option<EngineScore>, CommentError> {
     if s.is_empty() || s == "ERR" {
         return Ok(None);
     }
@@ -69,16 +101,16 @@ fn parse_score(s: &str) -> Result<Option<EngineScore>, String> {
     };
     let sign = if negative { -1 } else { 1 };
     if let Some(plies) = body.strip_prefix('M') {
-        let n: i32 = plies.parse().map_err(|_| format!("mate score '{s}' is not M<plies>"))?;
+        let n: i32 = plies.parse().map_err(|_| CommentError::Mate(s.to_string()))?;
         return Ok(Some(EngineScore::Mate(sign * n)));
     }
     // Only digits and one point: `f64` alone would also take `inf`, `1e3` and the like.
     if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
-        return Err(format!("score '{s}' is not a number"));
+        return Err(CommentError::Score(s.to_string()));
     }
-    let pawns: f64 = body.parse().map_err(|_| format!("score '{s}' is not a number"))?;
+    let pawns: f64 = body.parse().map_err(|_| CommentError::Score(s.to_string()))?;
     if pawns > MAX_PAWNS {
-        return Err(format!("score '{s}' is out of range"));
+        return Err(CommentError::ScoreRange(s.to_string()));
     }
     Ok(Some(EngineScore::Cp(sign * (pawns * 100.0).round() as i32)))
 }
@@ -87,7 +119,7 @@ fn parse_score(s: &str) -> Result<Option<EngineScore>, String> {
 mod tests {
     use super::*;
 
-    fn engine(score: Option<EngineScore>, depth: u32) -> Result<MoveComment, String> {
+    fn engine(score: Option<EngineScore>, depth: u32) -> Result<MoveComment, CommentError> {
         Ok(MoveComment::Engine { score, depth })
     }
 

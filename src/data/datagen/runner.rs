@@ -1,11 +1,11 @@
 //! A whole run: the configuration, the worker threads (each with its own [`Player`]), the
 //! output file written one game at a time, and progress reports.
 
-use super::format::Outcome;
 use super::player::Player;
+use crate::data::text::Outcome;
+use crate::data::Format;
 use crate::error::HashAllocError;
 use crate::eval::nnue::Network;
-use crate::record::Format;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::Write;

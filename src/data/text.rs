@@ -1,5 +1,6 @@
-//! The data line, the one format `horizon datagen` writes and every reader of its data (the
-//! tuner included) parses with [`parse_line`]:
+//! The text form of training data: the data line that `horizon datagen` writes by default
+//! and every reader of text data (the tuner and `horizon convert` included) parses with
+//! [`parse_line`]:
 //!
 //! A plain-text file, one position per line:
 //!
@@ -22,8 +23,8 @@
 //! the result written exactly as `1.0`, `0.5` or `0.0`. A blank line is an error too
 //! ([`LineError::Fields`]); readers that allow blank lines skip them before parsing.
 
+use super::record::{RESULT_BLACK_WINS, RESULT_DRAW, RESULT_WHITE_WINS};
 use crate::board::Board;
-use crate::record::{RESULT_BLACK_WINS, RESULT_DRAW, RESULT_WHITE_WINS};
 use crate::types::Color;
 use std::fmt;
 
@@ -54,7 +55,7 @@ impl Outcome {
         }
     }
 
-    /// The result byte of a binary training record ([`crate::record`]).
+    /// The result byte of a binary training record ([`super::record`]).
     pub fn result_byte(self) -> u8 {
         match self {
             Outcome::WhiteWins => RESULT_WHITE_WINS,
@@ -106,6 +107,8 @@ pub enum LineError {
     Score(String),
     /// The result is not 1.0, 0.5 or 0.0.
     Result(String),
+    /// The line is not UTF-8 text (found by the reader, [`super::read::TextReader`]).
+    NotUtf8,
 }
 
 impl fmt::Display for LineError {
@@ -115,6 +118,7 @@ impl fmt::Display for LineError {
             LineError::Fen(e) => write!(f, "bad FEN: {e}"),
             LineError::Score(s) => write!(f, "bad score '{s}' (expected an integer in centipawns)"),
             LineError::Result(s) => write!(f, "bad result '{s}' (expected 1.0, 0.5 or 0.0)"),
+            LineError::NotUtf8 => write!(f, "not UTF-8 text"),
         }
     }
 }
