@@ -6,7 +6,7 @@ use super::params::*;
 use super::report::{Report, Reporter, Score, SearchResult, Stats};
 use super::time::{TimeLimits, TimeManager};
 use super::tt::Bound;
-use super::{Limits, Searcher};
+use super::{Limits, Purpose, Searcher};
 use crate::board::Board;
 use crate::moves::Move;
 use std::sync::atomic::Ordering;
@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 impl Searcher {
     /// Searches `board` within `limits`, reporting each iteration to `reporter`.
     pub fn search(&mut self, board: &Board, limits: Limits, reporter: &mut dyn Reporter) -> SearchResult {
+        self.purpose = Purpose::Play;
         self.start = Instant::now();
         self.board = board.clone();
         self.refresh_root();
