@@ -27,5 +27,5 @@ pub use accumulator::{Accumulator, AccumulatorStack, Delta};
 pub use features::{
     feature_index, output_bucket, raw_feature_index, HIDDEN, INPUTS, MAX_OUTPUT_BUCKETS, QA, QB, SCALE,
 };
-pub use network::{default_network, Network, NetworkError, USE_NNUE_BY_DEFAULT};
+pub use network::{default_network, Network, NetworkError};
 pub use output::{evaluate, evaluate_board, scale_output};

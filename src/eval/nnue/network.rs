@@ -50,10 +50,6 @@ pub const HIDDEN_MULTIPLE: usize = 16;
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
-/// Whether the engine and its tools evaluate with the network unless told otherwise (the
-/// default of the UCI option `UseNNUE` and of the commands' `--eval`).
-pub const USE_NNUE_BY_DEFAULT: bool = true;
-
 /// The default network, embedded at build time: a network trained on Horizon's own self-play
 /// games (see `nets/HISTORY.md`).
 pub static DEFAULT_NET_BYTES: &[u8] = include_bytes!("nets/default.nnue");
