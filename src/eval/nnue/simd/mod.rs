@@ -3,7 +3,7 @@
 //!
 //! - `layers`: each hot loop (the first layer's update, the output layer) written once,
 //!   generic over
-//! - `vector`: the [`Vector`](vector::Vector) operations (load, store, add, sub, mul, min,
+//! - `vector`: the `Vector` operations (load, store, add, sub, mul, min,
 //!   max, pairwise multiply-add, horizontal sum) and the scalar implementation;
 //! - `x86`: the AVX2 and AVX-512 implementations, tokens that only CPU detection makes.
 //!
