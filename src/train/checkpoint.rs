@@ -48,7 +48,7 @@ pub struct Checkpoint {
 }
 
 fn size_for(header: usize, l: Layout) -> usize {
-    header + 3 * 4 * l.len() + 8
+    header + 3 * 4 * l.param_count() + 8
 }
 
 impl Checkpoint {
@@ -123,7 +123,7 @@ impl Checkpoint {
         if stored != found {
             return Err(format!("checkpoint: bad checksum (expected {stored:#018x}, found {found:#018x})"));
         }
-        let p = layout.len();
+        let p = layout.param_count();
         let floats = |k: usize| -> Vec<f32> {
             let start = header + k * 4 * p;
             b[start..start + 4 * p]
