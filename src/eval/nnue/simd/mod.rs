@@ -2,9 +2,9 @@
 //! portable scalar path, chosen once at run time. All give exactly the same integers.
 //!
 //! - `layers`: each hot loop (the first layer's update, the output layer) written once,
-//!   generic over
-//! - `vector`: the `Vector` operations (load, store, add, sub, mul, min,
-//!   max, pairwise multiply-add, horizontal sum) and the scalar implementation;
+//!   generic over the `Vector` trait;
+//! - `vector`: that trait (load, store, add, sub, mul, min, max, pairwise multiply-add,
+//!   horizontal sum) and its scalar implementation;
 //! - `x86`: the AVX2 and AVX-512 implementations, tokens that only CPU detection makes.
 //!
 //! This file chooses the path and holds the entry points: one per loop and instruction set,
@@ -55,8 +55,8 @@ impl Backend {
         Backend::ALL.into_iter().find(|b| b.name().eq_ignore_ascii_case(s.trim()))
     }
 
-    /// Can this CPU run it (and, for AVX-512, is `HIDDEN` a multiple of 32)? Asks the CPU once
-    /// per backend and caches the answer.
+    /// Can this CPU run it (and is `HIDDEN` a whole number of its registers)? Asks the CPU
+    /// once per backend and caches the answer.
     #[inline(always)]
     pub fn available(self) -> bool {
         static DETECTED: [AtomicU8; 3] = [AtomicU8::new(0), AtomicU8::new(0), AtomicU8::new(0)];
