@@ -16,8 +16,10 @@
 //!   perft EPD suites, and perft-diff against another program.
 //! - [`san`]: standard algebraic notation; [`epd`]: `bm`/`am` test records.
 //! - [`see`]: swap-list static exchange evaluation.
-//! - [`eval`]: the static evaluation: tapered, linear in named tuned weights, traceable for
-//!   the tuner, with a pawn hash table.
+//! - [`eval`]: the static evaluations: the classical one (tapered, linear in named tuned
+//!   weights, traceable for the tuner, with a pawn hash table) and the network, the default
+//!   ([`eval::nnue`]: the `.nnue` file and the embedded network, accumulators updated
+//!   incrementally, SIMD).
 //! - [`syzygy`]: Syzygy endgame tablebases: finding, loading and probing WDL and DTZ.
 //! - [`search`]: iterative deepening, negamax, quiescence, move ordering, hash table.
 //! - [`bench`](mod@bench): the fixed-depth benchmark and its node-count signature.

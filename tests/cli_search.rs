@@ -42,7 +42,7 @@ fn bench_last_line_and_determinism() {
     assert_eq!(horizon::bench::run(4, |_, _, _| {}).stats.nodes, classical);
     let net = horizon::eval::nnue::default_network();
     assert_eq!(horizon::bench::run_nnue(4, net, |_, _, _| {}).stats.nodes, nnue);
-    assert_eq!(na, if horizon::eval::nnue::USE_NNUE_BY_DEFAULT { nnue } else { classical });
+    assert_eq!(na, if horizon::eval::USE_NNUE_BY_DEFAULT { nnue } else { classical });
     // A deeper bench searches more.
     let c = horizon(&["bench", "5"]);
     assert!(bench_nodes(&last_line(&c)) > na);

@@ -63,7 +63,7 @@ fn the_evaluation_is_a_choice() {
     let default = generate(&d, &[]);
     assert!(nnue.lines().count() >= 40, "only {} positions from 4 games", nnue.lines().count());
     assert_ne!(classical, nnue, "both evaluations played the same games");
-    assert_eq!(&default, if horizon::eval::nnue::USE_NNUE_BY_DEFAULT { &nnue } else { &classical });
+    assert_eq!(&default, if horizon::eval::USE_NNUE_BY_DEFAULT { &nnue } else { &classical });
     for p in [c, n, d] {
         let _ = std::fs::remove_file(p);
     }
@@ -93,7 +93,7 @@ fn lines_parse_and_pass_the_filters() {
     let text = generate(&out, &[]);
     let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(4)), Arc::new(Control::default()));
     // The games were played with the default evaluation; the filter is rechecked with it.
-    searcher.set_network(horizon::eval::nnue::USE_NNUE_BY_DEFAULT.then(horizon::eval::nnue::default_network));
+    searcher.set_network(horizon::eval::USE_NNUE_BY_DEFAULT.then(horizon::eval::nnue::default_network));
     let mut results = [0usize; 3];
     let mut nonzero_scores = 0;
     for (i, line) in text.lines().enumerate() {

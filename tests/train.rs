@@ -416,7 +416,7 @@ fn tiny_training_run(buckets: usize) {
     let engine_net = horizon::eval::nnue::network::Network::from_bytes(&bytes).expect("the engine reads the file");
     // The integer evaluation is the float network's on the quantised weights, up to the
     // integer divisions (at most a centipawn or two).
-    let mut dequantised = vec![0.0f32; l.len()];
+    let mut dequantised = vec![0.0f32; l.param_count()];
     for (d, &w) in dequantised[l.w()].iter_mut().zip(&spec.w) {
         *d = w as f32 / 255.0;
     }
@@ -691,7 +691,7 @@ fn the_wdl_scale_changes_the_loss_but_not_the_centipawn_scale_of_the_output() {
     let n = 16;
     let raw = Record::from_board(&Board::startpos(), 240, 1).to_bytes();
     let ob = Layout::single(n).ob().start;
-    let mut params = vec![0.0f32; Layout::single(n).len()];
+    let mut params = vec![0.0f32; Layout::single(n).param_count()];
     for wdl_scale in [150.0, 400.0, 1000.0] {
         let spec = LossSpec { lambda: 0.0, wdl_scale };
         params[ob] = 240.0 / horizon::eval::nnue::SCALE as f32;
@@ -762,7 +762,7 @@ fn output_bucket_gradients_go_to_the_position_s_bucket() {
     let (n, buckets) = (16, 8);
     let l = Layout { n, buckets };
     let mut rng = SmallRng::seed_from_u64(21);
-    let mut params: Vec<f32> = (0..l.len()).map(|_| rng.gen_range(-0.3f32..0.3)).collect();
+    let mut params: Vec<f32> = (0..l.param_count()).map(|_| rng.gen_range(-0.3f32..0.3)).collect();
     let spec = LossSpec { lambda: 0.0, wdl_scale: 400.0 };
     // 32 pieces: bucket 7; 3 pieces: bucket 0; 11 pieces: (11 − 2) · 8 / 32 = 2.
     for (fen, bucket) in [

@@ -1330,7 +1330,7 @@ fn nnue_options() {
     let mut e = Engine::start();
     e.send("uci");
     let lines = e.until(T, "uciok", |l| l == "uciok");
-    let default = horizon::eval::nnue::USE_NNUE_BY_DEFAULT;
+    let default = horizon::eval::USE_NNUE_BY_DEFAULT;
     assert!(lines.iter().any(|l| *l == format!("option name UseNNUE type check default {default}")), "{lines:?}");
     assert!(lines.iter().any(|l| l == "option name EvalFile type string default <internal>"), "{lines:?}");
     // `eval` names the evaluation that answered: the default one, then the classical one.

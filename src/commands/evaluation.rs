@@ -4,7 +4,8 @@
 
 use super::args::{ArgError, Args};
 use super::subcommand::Failure;
-use crate::eval::nnue::{default_network, Network, USE_NNUE_BY_DEFAULT};
+use crate::eval::nnue::{default_network, Network};
+use crate::eval::USE_NNUE_BY_DEFAULT;
 use std::sync::Arc;
 
 /// The options this module reads; add them to the command's `Args::parse` list.

@@ -1,5 +1,7 @@
 //! Static evaluation: tapered (middlegame/endgame), linear in named, tuned weights, and
-//! written once for both the engine and the tuner.
+//! written once for both the engine and the tuner; and, in [`nnue`], the neural network
+//! evaluation. Which of the two a search uses is its caller's choice, by default the
+//! network ([`USE_NNUE_BY_DEFAULT`]). The rest of this page is about the classical one.
 //!
 //! # Shape
 //! The score is a sum of `weight × feature count` over named weights ([`weights`], listed and
@@ -67,6 +69,12 @@ macro_rules! danger {
         $acc.add_danger($crate::eval::layout::$name + i, $crate::eval::weights::$name[i], $n)
     }};
 }
+
+/// Whether the engine and its tools evaluate with the network ([`nnue`]) unless told
+/// otherwise, rather than with this module's classical evaluation: the default of the UCI
+/// option `UseNNUE` and of the commands' `--eval`. (The search itself evaluates with
+/// whichever it is given: `Searcher::set_network`.)
+pub const USE_NNUE_BY_DEFAULT: bool = true;
 
 pub mod acc;
 pub mod danger;

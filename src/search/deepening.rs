@@ -7,7 +7,7 @@ use super::report::{Report, Reporter, Score, SearchResult, Stats};
 use super::strength::chosen_move;
 use super::time::{TimeLimits, TimeManager};
 use super::tt::Bound;
-use super::{Limits, Searcher};
+use super::{Limits, Purpose, Searcher};
 use crate::board::Board;
 use crate::moves::Move;
 use std::sync::atomic::Ordering;
@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 impl Searcher {
     /// Searches `board` within `limits`, reporting each iteration to `reporter`.
     pub fn search(&mut self, board: &Board, limits: Limits, reporter: &mut dyn Reporter) -> SearchResult {
+        self.purpose = Purpose::Play;
         self.start = Instant::now();
         self.board = board.clone();
         self.refresh_root();

@@ -61,6 +61,39 @@ use std::time::Instant;
 use time::TimeManager;
 use tt::TranspositionTable;
 
+/// What a call into the search is for. Each entry point sets it as it starts, so nothing is
+/// switched off and back on by hand: [`Searcher::search`] plays, [`Searcher::quiescence`]
+/// filters datagen's positions, and unit tests call the node functions directly.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Purpose {
+    /// A game search (`go`, bench, datagen's moves): static evals corrected by the
+    /// correction history, the hash table read everywhere.
+    Play,
+    /// Datagen's quiet filter: a value that depends on the position only, so static evals
+    /// as they are (not corrected by what earlier searches learnt) and no hash table reads
+    /// in quiescence (a score stored by an earlier, deeper search would cut a capture's line
+    /// short). Results are still stored.
+    QuietFilter,
+    /// A unit test calling `negamax` or `qsearch` directly: uncorrected static evals, the
+    /// hash table read as in play.
+    #[cfg(test)]
+    Direct,
+}
+
+impl Purpose {
+    /// Are static evals corrected by the correction history?
+    #[inline(always)]
+    fn corrects_eval(self) -> bool {
+        self == Purpose::Play
+    }
+
+    /// Does quiescence search read the hash table?
+    #[inline(always)]
+    fn qsearch_reads_tt(self) -> bool {
+        self != Purpose::QuietFilter
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct StackEntry {
     eval: i32,
@@ -78,11 +111,8 @@ pub struct Searcher {
     control: Arc<Control>,
     history: History,
     correction: CorrectionHistory,
-    /// Apply the correction history to static evals (off only for `quiescence`).
-    correct_eval: bool,
-    /// Read the hash table in quiescence search (off only for `quiescence`, whose value
-    /// must not depend on what earlier searches stored).
-    qsearch_reads_tt: bool,
+    /// What the running call is for, set by its entry point (see [`Purpose`]).
+    purpose: Purpose,
     options: Options,
     stats: Stats,
     stack: [StackEntry; MAX_PLY + 4],
@@ -138,8 +168,7 @@ impl Searcher {
             control,
             history: History::default(),
             correction: CorrectionHistory::default(),
-            correct_eval: true,
-            qsearch_reads_tt: true,
+            purpose: Purpose::Play,
             options: Options::default(),
             stats: Stats::default(),
             stack: [StackEntry::default(); MAX_PLY + 4],
@@ -265,27 +294,35 @@ impl Searcher {
             || (self.board.fifty_move_draw() && (!self.board.in_check() || self.board.count_moves() > 0))
     }
 
-    /// The static eval of the current position corrected by the correction history.
+    /// The static eval of the current position corrected by the correction history (a game
+    /// search), or as it is (the other purposes).
     #[inline]
     fn corrected(&self, raw_eval: i32) -> i32 {
-        if self.correct_eval {
+        if self.purpose.corrects_eval() {
             self.correction.correct(&self.board, raw_eval)
         } else {
             raw_eval
         }
     }
 
-    /// Prepares the searcher to call `negamax`/`qsearch` directly on `board`, outside a
-    /// `go`: no limits, no clock, uncorrected evals. Used by `quiescence` and by unit tests;
-    /// the caller sets `correct_eval` back when it is done.
-    pub(super) fn ready_for_direct_call(&mut self, board: &Board) {
+    /// Makes `board` the root of a call into the node functions outside a `go`, for
+    /// `purpose`: no limits, no clock, fresh statistics. The entry points other than
+    /// `search` start here.
+    fn start_unlimited(&mut self, board: &Board, purpose: Purpose) {
+        self.purpose = purpose;
         self.board = board.clone();
         self.stats = Stats::default();
         self.stopped = false;
         self.limits = Limits::default();
         self.time = time::TimeManager::default();
-        self.correct_eval = false;
         self.refresh_root();
+    }
+
+    /// The entry point of unit tests that call `negamax` or `qsearch` directly on `board`:
+    /// no limits, no clock, uncorrected evals, the hash table read as in a game search.
+    #[cfg(test)]
+    pub(super) fn ready_for_direct_call(&mut self, board: &Board) {
+        self.start_unlimited(board, Purpose::Direct);
     }
 
     /// Does the side to move have a piece other than pawns and king (zugzwang guard)?

@@ -4,7 +4,7 @@
 use super::movepick::MovePicker;
 use super::params::*;
 use super::tt::{score_from_tt, score_to_tt, Bound};
-use super::Searcher;
+use super::{Purpose, Searcher};
 use crate::board::Board;
 use crate::movegen::MoveList;
 use crate::moves::Move;
@@ -12,21 +12,18 @@ use crate::see::see_ge;
 use crate::types::Piece;
 
 impl Searcher {
-    /// The full-window quiescence value of `board` from the side to move's point of view,
-    /// without a node or time limit. It equals the static evaluation exactly when no
-    /// capture or promotion improves on standing pat: `datagen` keeps only such quiet
-    /// positions.
+    /// Datagen's quiet filter: the full-window quiescence value of `board` from the side to
+    /// move's point of view, without a node or time limit. It equals the static evaluation
+    /// exactly when no capture or promotion improves on standing pat: `datagen` keeps only
+    /// such quiet positions.
     ///
     /// The static evaluation is taken as it is here, without the correction history
     /// learnt by earlier searches, and the hash table is not read: a score stored by an
-    /// earlier, deeper search would otherwise cut a capture's line short.
+    /// earlier, deeper search would otherwise cut a capture's line short
+    /// (`Purpose::QuietFilter`). The next `search` plays as usual again.
     pub fn quiescence(&mut self, board: &Board) -> i32 {
-        self.ready_for_direct_call(board);
-        self.qsearch_reads_tt = false;
-        let v = self.qsearch(-INFINITY, INFINITY, 0, false);
-        self.correct_eval = true;
-        self.qsearch_reads_tt = true;
-        v
+        self.start_unlimited(board, Purpose::QuietFilter);
+        self.qsearch(-INFINITY, INFINITY, 0, false)
     }
 
     /// Quiescence search: stand pat, then captures and queen promotions (all evasions in
@@ -52,7 +49,7 @@ impl Searcher {
 
         // Step 1. Hash table: any stored depth is at least quiescence depth.
         let key = self.board.key();
-        let tt_entry = if self.qsearch_reads_tt { self.tt.probe(key) } else { None };
+        let tt_entry = if self.purpose.qsearch_reads_tt() { self.tt.probe(key) } else { None };
         let pv_node = beta - alpha > 1;
         let mut tt_move = Move::NULL;
         if let Some(e) = tt_entry {

@@ -114,7 +114,7 @@ pub struct Checkpoint {
 }
 
 fn size_for(header: usize, l: Layout) -> usize {
-    header + 3 * 4 * l.len() + 8
+    header + 3 * 4 * l.param_count() + 8
 }
 
 impl Checkpoint {
@@ -184,7 +184,7 @@ impl Checkpoint {
         if stored != found {
             return Err(CheckpointError::Checksum { stored, found });
         }
-        let p = layout.len();
+        let p = layout.param_count();
         let floats = |k: usize| -> Vec<f32> {
             let start = header + k * 4 * p;
             b[start..start + 4 * p]

@@ -319,7 +319,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     let threads = cfg.threads.max(1);
     (out.line)(&format!(
         "network (768 -> {n}) x 2 -> 1, {buckets} output bucket(s), {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, wdl scale {wdl_scale}, lr {} (cosine to x{LR_FINAL_FRACTION}), epochs {first_epoch}..={}",
-        layout.len(),
+        layout.param_count(),
         cfg.batch,
         cfg.lambda,
         cfg.lr,
@@ -327,8 +327,9 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     ));
 
     let spec = LossSpec { lambda: cfg.lambda, wdl_scale };
-    let mut workers: Vec<Worker> =
-        (0..threads).map(|_| Worker { grad: vec![0.0; layout.len()], loss: 0.0, scratch: Scratch::new(n) }).collect();
+    let mut workers: Vec<Worker> = (0..threads)
+        .map(|_| Worker { grad: vec![0.0; layout.param_count()], loss: 0.0, scratch: Scratch::new(n) })
+        .collect();
     let total_batches = cfg.epochs as u64 * batches_per_epoch;
     let run_start = Instant::now();
     let mut reports = Vec::new();

@@ -66,18 +66,15 @@ impl Layout {
         let start = self.ow().end;
         start..start + self.buckets
     }
-    /// Number of parameters.
-    pub fn len(&self) -> usize {
+    /// The number of parameters (a layout is not a collection, so not `len`).
+    pub fn param_count(&self) -> usize {
         self.ob().end
-    }
-    pub fn is_empty(&self) -> bool {
-        false
     }
 }
 
 /// Fresh random parameters for the layout `l`.
 pub fn init_params(l: Layout, rng: &mut SplitMix64) -> Vec<f32> {
-    let mut p = vec![0.0f32; l.len()];
+    let mut p = vec![0.0f32; l.param_count()];
     for x in &mut p[l.w()] {
         *x = rng.uniform(INIT_FEATURE_RANGE);
     }

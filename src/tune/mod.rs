@@ -54,7 +54,8 @@ pub struct Config {
     pub seed: u64,
     /// Fraction of the positions held out of training, to measure overfitting.
     pub holdout: f64,
-    /// The command line, for the header of the written file.
+    /// The command line, for the header of the written file (which records its paths as
+    /// file names only: [`write::without_directories`]).
     pub command: String,
 }
 
@@ -248,7 +249,7 @@ fn save(cfg: &Config, params: &[f64], s: &Summary) -> Result<(), TuneError> {
     let last = |v: &Vec<f64>| v.last().map_or("-".to_string(), |x| format!("{x:.7}"));
     let first = |v: &Vec<f64>| v.first().map_or("-".to_string(), |x| format!("{x:.7}"));
     let header = vec![
-        format!("Produced by: {}", cfg.command),
+        format!("Produced by: {}", write::without_directories(&cfg.command)),
         format!(
             "Data: {} training positions, {} held out, {} lines rejected; K = {:.6}.",
             s.positions, s.held_out, s.rejected, s.k

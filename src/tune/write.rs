@@ -54,6 +54,19 @@ pub fn render(w: &[S], factors: &[i32], header: &[String]) -> String {
     out
 }
 
+/// `command` with every word that names a path cut to its file name, so that a weights file
+/// does not record the directories of the machine that tuned it:
+/// `horizon tune /data/x.txt --out /tmp/w.rs` becomes `horizon tune x.txt --out w.rs`.
+pub fn without_directories(command: &str) -> String {
+    let file_name = |word: &str| -> String {
+        match word.trim_end_matches(['/', '\\']).rsplit(['/', '\\']).next() {
+            Some(name) if !name.is_empty() && word.contains(['/', '\\']) => name.to_string(),
+            _ => word.to_string(),
+        }
+    };
+    command.split(' ').map(file_name).collect::<Vec<_>>().join(" ")
+}
+
 /// Writes `text` to `path` through a temporary file and a rename, so the file is never left
 /// half written.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
@@ -82,6 +95,20 @@ pub fn header_of(text: &str) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::eval::layout;
+
+    #[test]
+    fn headers_record_file_names_not_directories() {
+        let cases = [
+            ("horizon tune /work/data/a.txt --epochs 3 --out /tmp/w.rs", "horizon tune a.txt --epochs 3 --out w.rs"),
+            ("horizon tune data/a.txt --out ./w.rs", "horizon tune a.txt --out w.rs"),
+            ("horizon tune a.txt --lambda 0.5", "horizon tune a.txt --lambda 0.5"),
+            ("horizon tune C:\\data\\a.txt", "horizon tune a.txt"),
+            ("horizon tune /", "horizon tune /"),
+        ];
+        for (command, header) in cases {
+            assert_eq!(without_directories(command), header, "{command}");
+        }
+    }
 
     /// `src/eval/weights.rs` is exactly what the writer makes of the compiled weights, so the
     /// checked-in file is the tuner's output format and its values are the build's values.

@@ -67,7 +67,7 @@ impl Default for EngineOptions {
             chess960: false,
             search: SearchOptions::default(),
             thread_vote: false,
-            use_nnue: crate::eval::nnue::USE_NNUE_BY_DEFAULT,
+            use_nnue: crate::eval::USE_NNUE_BY_DEFAULT,
             eval_file: INTERNAL_NAME.to_string(),
             syzygy_path: crate::syzygy::EMPTY_PATH.to_string(),
             show_wdl: false,
@@ -99,7 +99,7 @@ pub fn declarations() -> Vec<String> {
         // For experiments: on = with several threads, a depth/score vote picks the move.
         "option name ThreadVote type check default false".to_string(),
         // The network evaluation (off: the classical evaluation), and the network file.
-        format!("option name UseNNUE type check default {}", crate::eval::nnue::USE_NNUE_BY_DEFAULT),
+        format!("option name UseNNUE type check default {}", crate::eval::USE_NNUE_BY_DEFAULT),
         format!("option name EvalFile type string default {INTERNAL_NAME}"),
         format!("option name SyzygyPath type string default {}", crate::syzygy::EMPTY_PATH),
         format!("option name SyzygyProbeDepth type spin default 1 min 1 max {SYZYGY_DEPTH_MAX}"),

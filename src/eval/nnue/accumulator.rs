@@ -3,9 +3,10 @@
 //! An [`Accumulator`] holds, for White's and for Black's perspective, `bias + Σ column(f)`
 //! over the active features `f` (one per piece). A move changes at most four features
 //! (castling: king and rook off, king and rook on; a capture-promotion: the pawn and the
-//! victim off, the new piece on), so the child's accumulator is the parent's plus two or
-//! three columns and minus as many: a [`Delta`]. With this input set (no king buckets) a
-//! king move is a move like any other and never needs a refresh.
+//! victim off, the new piece on), so the child's accumulator is the parent's plus one or
+//! two columns and minus one or two: a [`Delta`], whose shapes (none, move, capture,
+//! castling) are the only ones a move makes. With this input set (no king buckets) a king
+//! move is a move like any other and never needs a refresh.
 //!
 //! # Lazy updates on the search stack
 //! The [`AccumulatorStack`] keeps one accumulator per ply. Making a move only records its
@@ -68,100 +69,85 @@ impl Accumulator {
         for p in 0..2 {
             let inp = &self.values[p];
             let o = &mut out.values[p];
-            let add = |i: usize| &net.feature_weights[delta.adds[i][p] as usize];
-            let sub = |i: usize| &net.feature_weights[delta.subs[i][p] as usize];
-            match (delta.n_adds, delta.n_subs) {
-                (1, 1) => simd::update(o, inp, [add(0)], [sub(0)]),
-                (1, 2) => simd::update(o, inp, [add(0)], [sub(0), sub(1)]),
-                (2, 2) => simd::update(o, inp, [add(0), add(1)], [sub(0), sub(1)]),
-                (0, 0) => *o = *inp,
-                // No move of chess changes features otherwise; kept general for safety.
-                (a, s) => {
-                    *o = *inp;
-                    for i in 0..a as usize {
-                        let before = *o;
-                        simd::update(o, &before, [add(i)], []);
-                    }
-                    for i in 0..s as usize {
-                        let before = *o;
-                        simd::update(o, &before, [], [sub(i)]);
-                    }
+            let column = |f: &Feature| &net.feature_weights[f[p] as usize];
+            match delta {
+                Delta::None => *o = *inp,
+                Delta::Move { add, sub } => simd::update(o, inp, [column(add)], [column(sub)]),
+                Delta::Capture { add, subs: [s0, s1] } => simd::update(o, inp, [column(add)], [column(s0), column(s1)]),
+                Delta::Castle { adds: [a0, a1], subs: [s0, s1] } => {
+                    simd::update(o, inp, [column(a0), column(a1)], [column(s0), column(s1)])
                 }
             }
         }
     }
 }
 
-/// The feature changes of one move: up to two features switched on and two off, each given
-/// as its index for both perspectives (`[white, black]`).
+/// One input feature as its index for both perspectives: `[white, black]`.
+type Feature = [u16; 2];
+
+/// The feature changes of one move, by shape: the only ones a move of chess makes, so
+/// applying a delta has nothing else to handle.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub struct Delta {
-    adds: [[u16; 2]; 2],
-    subs: [[u16; 2]; 2],
-    n_adds: u8,
-    n_subs: u8,
+pub enum Delta {
+    /// No change: a null move.
+    #[default]
+    None,
+    /// One feature off, one on: a quiet move, or a promotion that captures nothing.
+    Move { add: Feature, sub: Feature },
+    /// One on, two off: a capture (en passant and capturing promotions included).
+    Capture { add: Feature, subs: [Feature; 2] },
+    /// Two on, two off: castling (king and rook).
+    Castle { adds: [Feature; 2], subs: [Feature; 2] },
 }
 
 impl Delta {
     /// No change (a null move).
-    pub const NONE: Delta = Delta { adds: [[0; 2]; 2], subs: [[0; 2]; 2], n_adds: 0, n_subs: 0 };
+    pub const NONE: Delta = Delta::None;
 
+    /// The feature of `color`'s `piece` on `sq`.
     #[inline(always)]
-    fn indices(color: Color, piece: Piece, sq: Square) -> [u16; 2] {
+    fn feature(color: Color, piece: Piece, sq: Square) -> Feature {
         [feature_index(Color::White, color, piece, sq) as u16, feature_index(Color::Black, color, piece, sq) as u16]
     }
 
+    /// `piece` of the side to move going from `from` to `to` (changing into `arrives` on
+    /// the way: a promotion), taking whatever stands on `to`.
     #[inline(always)]
-    fn add(&mut self, color: Color, piece: Piece, sq: Square) {
-        self.adds[self.n_adds as usize] = Delta::indices(color, piece, sq);
-        self.n_adds += 1;
-    }
-
-    #[inline(always)]
-    fn sub(&mut self, color: Color, piece: Piece, sq: Square) {
-        self.subs[self.n_subs as usize] = Delta::indices(color, piece, sq);
-        self.n_subs += 1;
+    fn displacement(board: &Board, piece: Piece, arrives: Piece, from: Square, to: Square) -> Delta {
+        let us = board.side_to_move();
+        let add = Delta::feature(us, arrives, to);
+        let sub = Delta::feature(us, piece, from);
+        match board.piece_on(to) {
+            Some(victim) => Delta::Capture { add, subs: [sub, Delta::feature(us.flip(), victim, to)] },
+            None => Delta::Move { add, sub },
+        }
     }
 
     /// The feature changes of the legal move `m` on `board` (before it is made).
     #[inline]
     pub fn of_move(board: &Board, m: Move) -> Delta {
         let us = board.side_to_move();
-        let them = us.flip();
         let (from, to) = (m.from(), m.to());
-        let mut d = Delta::NONE;
         match m.kind() {
             MoveKind::Normal => {
                 let piece = board.piece_on(from).expect("delta: no piece on from-square");
-                d.sub(us, piece, from);
-                d.add(us, piece, to);
-                if let Some(victim) = board.piece_on(to) {
-                    d.sub(them, victim, to);
-                }
+                Delta::displacement(board, piece, piece, from, to)
             }
-            MoveKind::Promotion => {
-                d.sub(us, Piece::Pawn, from);
-                d.add(us, m.promotion(), to);
-                if let Some(victim) = board.piece_on(to) {
-                    d.sub(them, victim, to);
-                }
-            }
-            MoveKind::EnPassant => {
-                d.sub(us, Piece::Pawn, from);
-                d.add(us, Piece::Pawn, to);
-                d.sub(them, Piece::Pawn, to.ep_victim());
-            }
+            MoveKind::Promotion => Delta::displacement(board, Piece::Pawn, m.promotion(), from, to),
+            MoveKind::EnPassant => Delta::Capture {
+                add: Delta::feature(us, Piece::Pawn, to),
+                subs: [Delta::feature(us, Piece::Pawn, from), Delta::feature(us.flip(), Piece::Pawn, to.ep_victim())],
+            },
             MoveKind::Castle => {
                 // Encoded king-takes-own-rook. In Chess960 the king or the rook may land on
                 // a square one of them left (or stay put): the columns then cancel exactly.
                 let (king_to, rook_to) = castle_destinations(us, m.castle_side());
-                d.sub(us, Piece::King, from);
-                d.sub(us, Piece::Rook, to);
-                d.add(us, Piece::King, king_to);
-                d.add(us, Piece::Rook, rook_to);
+                Delta::Castle {
+                    adds: [Delta::feature(us, Piece::King, king_to), Delta::feature(us, Piece::Rook, rook_to)],
+                    subs: [Delta::feature(us, Piece::King, from), Delta::feature(us, Piece::Rook, to)],
+                }
             }
         }
-        d
     }
 }
 
@@ -229,10 +215,5 @@ impl AccumulatorStack {
             }
         }
         &self.entries[ply].acc
-    }
-
-    /// How many plies the stack holds.
-    pub fn plies(&self) -> usize {
-        self.entries.len()
     }
 }

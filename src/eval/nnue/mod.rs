@@ -11,8 +11,9 @@
 //!   [`AccumulatorStack`] the search keeps;
 //! - [`features`]: the sizes, the quantisation constants and the input feature of a piece;
 //! - [`output`]: the output layer, from an accumulator (or a board) to centipawns;
-//! - [`simd`]: the hot loops (add/subtract weight columns, the output layer), AVX-512 or AVX2
-//!   chosen at run time, with a scalar path that gives exactly the same integers.
+//! - [`simd`]: the hot loops (add/subtract weight columns, the output layer), each written
+//!   once over a small vector trait and run with AVX-512 or AVX2 chosen at run time, or a
+//!   scalar path that gives exactly the same integers.
 //!
 //! This module depends only on the board and the value types; the search drives it.
 
@@ -26,5 +27,5 @@ pub use accumulator::{Accumulator, AccumulatorStack, Delta};
 pub use features::{
     feature_index, output_bucket, raw_feature_index, HIDDEN, INPUTS, MAX_OUTPUT_BUCKETS, QA, QB, SCALE,
 };
-pub use network::{default_network, Network, NetworkError, USE_NNUE_BY_DEFAULT};
+pub use network::{default_network, Network, NetworkError};
 pub use output::{evaluate, evaluate_board, scale_output};

@@ -49,10 +49,6 @@ pub const MAX_HIDDEN: usize = 4096;
 /// Hidden sizes must be multiples of this (whole SIMD registers).
 pub const HIDDEN_MULTIPLE: usize = 16;
 
-/// Whether the engine and its tools evaluate with the network unless told otherwise (the
-/// default of the UCI option `UseNNUE` and of the commands' `--eval`).
-pub const USE_NNUE_BY_DEFAULT: bool = true;
-
 /// The default network, embedded at build time: a network trained on Horizon's own self-play
 /// games (see `nets/HISTORY.md`).
 pub static DEFAULT_NET_BYTES: &[u8] = include_bytes!("nets/default.nnue");
