@@ -943,11 +943,13 @@ fn go_after_rejected_position_searches_nothing() {
 fn currmove_after_a_second() {
     let mut e = Engine::start();
     e.send("position startpos");
-    // `go infinite` and a `stop` after 1.6 s: a timed search may end before one second.
+    // `go infinite` until the first `currmove` (a timed search may end before one second on
+    // a loaded machine), then a little more, then `stop`.
     e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(1600));
+    let mut lines = e.until(Duration::from_secs(30), "currmove", |l| l.contains(" currmove "));
+    std::thread::sleep(Duration::from_millis(300));
     e.send("stop");
-    let (lines, _) = e.bestmove(T);
+    lines.extend(e.bestmove(T).0);
     let current: Vec<&String> = lines.iter().filter(|l| l.contains(" currmove ")).collect();
     assert!(!current.is_empty(), "no currmove line: {lines:?}");
     let b = Board::startpos();
