@@ -8,8 +8,6 @@
 #   scripts/match.sh limited BINARY ELO [SF_ELO] [games] [tc]   UCI_Elo=ELO vs Stockfish at UCI_Elo SF_ELO (default ELO)
 #   scripts/match.sh ladder BINARY HIGH LOW [games] [tc]        UCI_Elo=HIGH vs UCI_Elo=LOW, both Horizon
 #   scripts/match.sh threads BINARY [threads] [games] [tc]      Threads=threads (default 2) vs Threads=1
-#   scripts/match.sh vote BINARY [threads] [games] [tc]         ThreadVote on vs off, both with Threads=threads
-#   scripts/match.sh checks BINARY [games] [tc]                 quiet checks in quiescence (QSearchChecks) on vs off
 #   scripts/match.sh nnue BINARY [games] [tc]                   the network evaluation (UseNNUE) on vs off
 #   scripts/match.sh syzygy BINARY TB_DIR [games] [tc]          Syzygy tables (SyzygyPath=TB_DIR) vs none
 #   scripts/match.sh nets BINARY NEW.nnue OLD.nnue [tc] [elo0] [elo1]   SPRT of two network files (EvalFile)
@@ -31,7 +29,7 @@ else
 fi
 
 die() { echo "match.sh: $*" >&2; exit 2; }
-usage() { sed -n '4,15p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '4,13p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 # The runner: $FASTCHESS, $CUTECHESS, else fastchess or cutechess-cli on the PATH.
 if [ -n "${FASTCHESS:-}" ]; then runner=$FASTCHESS; kind=fastchess
@@ -109,17 +107,6 @@ case "${1:-}" in
     is_count "${3:-2}" "threads"
     run "${4:-200}" "${5:-10+0.1}" -engine "cmd=$2" "name=threads${3:-2}" "option.Threads=${3:-2}" \
       -engine "cmd=$2" name=threads1 option.Threads=1 ;;
-  vote)
-    [ $# -ge 2 ] || usage
-    engine_exe "$2"
-    is_count "${3:-2}" "threads"
-    run "${4:-200}" "${5:-10+0.1}" -engine "cmd=$2" name=vote "option.Threads=${3:-2}" option.ThreadVote=true \
-      -engine "cmd=$2" name=main "option.Threads=${3:-2}" option.ThreadVote=false ;;
-  checks)
-    [ $# -ge 2 ] || usage
-    engine_exe "$2"
-    run "${3:-200}" "${4:-10+0.1}" -engine "cmd=$2" name=checks option.QSearchChecks=true \
-      -engine "cmd=$2" name=captures option.QSearchChecks=false ;;
   nnue)
     [ $# -ge 2 ] || usage
     engine_exe "$2"

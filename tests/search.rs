@@ -661,20 +661,3 @@ fn stopped_iteration_keeps_a_better_finished_root_move() {
     }
     assert!(kept > 0, "no node limit between {} and {} kept the mate", before.nodes, after.nodes);
 }
-
-#[test]
-fn quiet_checks_in_quiescence_see_a_fork_one_ply_sooner() {
-    // Qxd4 takes a free pawn but walks into ...Ne2+, forking king and queen. The fork is a
-    // quiet check at Black's first quiescence ply: a depth-1 search sees it only with
-    // QSearchChecks on.
-    let b = board("6k1/pp3ppp/8/8/3p4/6n1/PP6/3Q2K1 w - - 0 1");
-    let qxd4 = uci(&b, "d1d4");
-    assert_eq!(
-        search_options(&b, 1, Options { qsearch_checks: false, ..Default::default() }, &mut Silent).best,
-        qxd4,
-        "without quiet checks the pawn looks free"
-    );
-    let r = search_options(&b, 1, Options { qsearch_checks: true, ..Default::default() }, &mut Silent);
-    assert_ne!(r.best, qxd4, "with quiet checks the fork is seen");
-    assert!(b.legal_moves().contains(r.best));
-}

@@ -1,13 +1,11 @@
 //! Lazy SMP: the thread pool returns legal moves with any number of threads, one thread
 //! is exactly the single-threaded search, `stop` reaches every thread, node counts are
-//! summed, and the depth/score vote picks what it should.
+//! summed, and the main thread's move is the one played.
 
 use horizon::bench::BENCH_POSITIONS;
 use horizon::board::Board;
-use horizon::search::threads::{vote, Pick};
 use horizon::search::tt::TranspositionTable;
-use horizon::search::{Control, Limits, Report, Reporter, SearchResult, Searcher, Silent, Stats, ThreadPool};
-use horizon::Move;
+use horizon::search::{Control, Limits, Report, Reporter, Searcher, Silent, ThreadPool};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,21 +36,18 @@ const FENS: [&str; 6] = [
 #[test]
 fn every_thread_count_returns_legal_moves() {
     for threads in [1, 2, 4, 8] {
-        for pick in [Pick::Main, Pick::Vote] {
-            let (mut p, _) = pool(threads);
-            p.set_pick(pick);
-            assert_eq!(p.threads(), threads);
-            for fen in FENS {
-                let b = Board::from_fen(fen).unwrap();
-                let r = p.search(&b, depth(7), &mut Silent);
-                assert!(b.legal_moves().contains(r.best), "{threads} threads {pick:?}: {} in {fen}", r.best.uci(false));
-                if let Some(ponder) = r.ponder {
-                    let mut after = b.clone();
-                    after.make(r.best);
-                    assert!(after.legal_moves().contains(ponder), "illegal ponder move in {fen}");
-                }
-                assert!(r.depth >= 1, "{threads} threads: no completed depth in {fen}");
+        let (mut p, _) = pool(threads);
+        assert_eq!(p.threads(), threads);
+        for fen in FENS {
+            let b = Board::from_fen(fen).unwrap();
+            let r = p.search(&b, depth(7), &mut Silent);
+            assert!(b.legal_moves().contains(r.best), "{threads} threads: {} in {fen}", r.best.uci(false));
+            if let Some(ponder) = r.ponder {
+                let mut after = b.clone();
+                after.make(r.best);
+                assert!(after.legal_moves().contains(ponder), "illegal ponder move in {fen}");
             }
+            assert!(r.depth >= 1, "{threads} threads: no completed depth in {fen}");
         }
     }
 }
@@ -142,34 +137,11 @@ fn pool_resizes_between_searches() {
     }
 }
 
-fn result(best: Move, score: i32, depth: i32) -> SearchResult {
-    SearchResult { best, ponder: None, score, depth, stats: Stats::default(), time: Duration::ZERO }
-}
-
+/// With four threads, the last line a GUI sees starts with the move played (runners such as
+/// fastchess warn when it does not).
 #[test]
-fn vote_weighs_depth_and_score() {
-    let b = Board::startpos();
-    let m = |s: &str| b.parse_uci_move(s).unwrap();
-    // All agree: the deepest thread supplies the result.
-    assert_eq!(vote(&[result(m("e2e4"), 20, 10), result(m("e2e4"), 25, 12)]), 1);
-    // Two deep threads outvote the main thread.
-    assert_eq!(vote(&[result(m("e2e4"), 20, 10), result(m("d2d4"), 30, 12), result(m("d2d4"), 28, 12)]), 1);
-    // A tie between moves goes to the main thread's move.
-    assert_eq!(vote(&[result(m("e2e4"), 20, 10), result(m("d2d4"), 20, 10)]), 0);
-    // A much better score outweighs one extra depth.
-    assert_eq!(vote(&[result(m("e2e4"), 0, 11), result(m("d2d4"), 200, 10)]), 1);
-    // Threads without a completed depth do not vote.
-    assert_eq!(vote(&[result(m("e2e4"), 0, 5), result(m("d2d4"), 900, 0)]), 0);
-    assert_eq!(vote(&[result(Move::NULL, 0, 0)]), 0);
-}
-
-/// When the vote plays a helper's move, the last line a GUI sees still starts with the move
-/// played (runners such as fastchess warn when it does not). Bench positions with four
-/// threads: the vote picks a helper in some of them.
-#[test]
-fn the_last_line_starts_with_the_move_a_vote_plays() {
+fn the_last_line_starts_with_the_move_played() {
     let (mut p, _) = pool(4);
-    p.set_pick(Pick::Vote);
     for fen in BENCH_POSITIONS.iter().take(16) {
         let b = Board::from_fen(fen).unwrap();
         let mut lines = Collect::default();

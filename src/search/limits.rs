@@ -42,8 +42,6 @@ pub struct Options {
     pub qsearch_see: bool,
     /// Singular extensions (off: the hash move is never tested for being singular).
     pub singular: bool,
-    /// Quiet checks that do not lose material at the first quiescence ply.
-    pub qsearch_checks: bool,
     /// Tablebases: probe WDL inside the search only from this remaining depth on.
     pub tb_probe_depth: i32,
     /// Tablebases: the fifty-move rule counts (cursed wins score as draws).
@@ -57,7 +55,6 @@ impl Default for Options {
         Options {
             qsearch_see: true,
             singular: true,
-            qsearch_checks: false,
             tb_probe_depth: 1,
             tb_rule50: true,
             tb_probe_limit: crate::syzygy::MAX_PIECES,

@@ -63,7 +63,7 @@ impl Searcher {
         }
         // Step 2. At the horizon, resolve captures in quiescence.
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, true);
+            return self.qsearch(alpha, beta, ply);
         }
         self.pv.clear(ply);
         self.stats.nodes += 1;

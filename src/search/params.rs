@@ -179,5 +179,3 @@ pub const TIME_SCALE_MAX: f64 = 2.5;
 /// instead of all searching the same tree.
 pub const SMP_SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 pub const SMP_SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-/// Thread vote: a thread's move gets `(score - lowest score + base) * depth` votes.
-pub const SMP_VOTE_SCORE_BASE: i32 = 14;

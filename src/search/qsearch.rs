@@ -6,7 +6,6 @@ use super::params::*;
 use super::tt::{score_from_tt, score_to_tt, Bound};
 use super::{Purpose, Searcher};
 use crate::board::Board;
-use crate::movegen::MoveList;
 use crate::moves::Move;
 use crate::see::see_ge;
 use crate::types::Piece;
@@ -23,14 +22,13 @@ impl Searcher {
     /// (`Purpose::QuietFilter`). The next `search` plays as usual again.
     pub fn quiescence(&mut self, board: &Board) -> i32 {
         self.start_unlimited(board, Purpose::QuietFilter);
-        self.qsearch(-INFINITY, INFINITY, 0, false)
+        self.qsearch(-INFINITY, INFINITY, 0)
     }
 
     /// Quiescence search: stand pat, then captures and queen promotions (all evasions in
-    /// check), with delta pruning and SEE pruning of losing captures. With `checks` (the
-    /// first quiescence ply below the main search, when `Options::qsearch_checks` is on),
-    /// quiet moves that give check and do not lose material by SEE follow the captures.
-    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
+    /// check), with delta pruning and SEE pruning of losing captures. (Quiet checks at the
+    /// first ply were tried and did not gain: docs/experiments.md, S5 and S6.)
+    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv.clear(ply);
         self.stats.nodes += 1;
         self.stats.qnodes += 1;
@@ -79,25 +77,9 @@ impl Searcher {
         let mut picker = MovePicker::new_quiescence(&self.board, tt_move);
         let mut best_move = Move::NULL;
         let mut legal = 0;
-        // Step 5. Quiet checks, at the first quiescence ply only, after the captures: the
-        // reply is an evasion node, whose children are captures only again, so this adds
-        // one ply. Generated only once the captures are exhausted without a cutoff.
-        let want_checks = checks && !in_check && self.options.qsearch_checks;
-        let mut quiet_checks: Option<QuietChecks> = None;
-        loop {
-            let (m, quiet_check) = match picker.next(&self.board, &self.history) {
-                Some((m, _)) => (m, false),
-                None if want_checks => {
-                    let qc = quiet_checks.get_or_insert_with(|| QuietChecks::new(&self.board));
-                    match qc.next(&self.board) {
-                        Some(m) => (m, true),
-                        None => break,
-                    }
-                }
-                None => break,
-            };
+        while let Some((m, _)) = picker.next(&self.board, &self.history) {
             legal += 1;
-            if !in_check && !quiet_check {
+            if !in_check {
                 // Under-promotions are never better than queening here.
                 if m.is_promotion() && m.promotion() != Piece::Queen {
                     continue;
@@ -120,7 +102,7 @@ impl Searcher {
                 }
             }
             self.make_move(ply, m);
-            let score = -self.qsearch(-beta, -alpha, ply + 1, false);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.board.unmake();
             if self.stopped {
                 return 0;
@@ -150,31 +132,6 @@ impl Searcher {
     }
 }
 
-/// The quiet moves of a position that give check and do not lose material by SEE, one at a
-/// time, for the first quiescence ply.
-struct QuietChecks {
-    list: MoveList,
-    next: usize,
-}
-
-impl QuietChecks {
-    fn new(board: &Board) -> QuietChecks {
-        let mut list = MoveList::new();
-        board.quiets(&mut list);
-        QuietChecks { list, next: 0 }
-    }
-
-    fn next(&mut self, board: &Board) -> Option<Move> {
-        while let Some(&m) = self.list.as_slice().get(self.next) {
-            self.next += 1;
-            if board.gives_check(m) && see_ge(board, m, 0) {
-                return Some(m);
-            }
-        }
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,7 +153,7 @@ mod tests {
         assert!(optimistic < 0, "the capture must not reach alpha: eval {eval}");
         let mut s = Searcher::new(Arc::new(TranspositionTable::new(1)), Arc::new(Control::default()));
         s.ready_for_direct_call(&board);
-        assert_eq!(s.qsearch(0, 1, 1, false), optimistic, "eval {eval}");
+        assert_eq!(s.qsearch(0, 1, 1), optimistic, "eval {eval}");
         assert_eq!(s.stats.delta_pruned, 1);
     }
 }

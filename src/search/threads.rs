@@ -16,13 +16,11 @@
 //! search (scoped threads, so they borrow the pool's searchers and cannot outlive it);
 //! starting a few threads costs microseconds, far below one move's thinking time.
 
-use super::params::SMP_VOTE_SCORE_BASE;
-use super::report::{CurrentMoveSink, Report, Reporter, Score, SearchResult};
-use super::tt::{Bound, TranspositionTable};
+use super::report::{CurrentMoveSink, Report, Reporter, SearchResult, Silent};
+use super::tt::TranspositionTable;
 use super::{Control, Limits, Options, Searcher};
 use crate::board::Board;
 use crate::eval::nnue::Network;
-use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -30,16 +28,6 @@ use std::sync::Arc;
 pub const MAX_THREADS: usize = 1024;
 /// Stack of each helper thread: the search recursion and its move lists live there.
 const HELPER_STACK_BYTES: usize = 32 << 20;
-
-/// How the main thread picks the move it plays when several threads searched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Pick {
-    /// The main thread's own result (the helpers only fill the table for it).
-    #[default]
-    Main,
-    /// A vote among all threads, each weighted by its completed depth and its score.
-    Vote,
-}
 
 /// The search threads and what they share.
 pub struct ThreadPool {
@@ -50,7 +38,6 @@ pub struct ThreadPool {
     helper_control: Arc<Control>,
     /// Index 0 is the main thread.
     searchers: Vec<Searcher>,
-    pick: Pick,
     /// The node count of each thread in the last search (main thread first).
     thread_nodes: Vec<u64>,
 }
@@ -63,7 +50,6 @@ impl ThreadPool {
             control,
             helper_control: Arc::new(Control::default()),
             searchers: Vec::new(),
-            pick: Pick::default(),
             thread_nodes: Vec::new(),
         };
         pool.set_threads(threads);
@@ -135,11 +121,6 @@ impl ThreadPool {
         &self.thread_nodes
     }
 
-    /// Chooses how the final move is picked.
-    pub fn set_pick(&mut self, pick: Pick) {
-        self.pick = pick;
-    }
-
     /// Forgets every thread's histories (for `ucinewgame`).
     pub fn clear(&mut self) {
         for s in &mut self.searchers {
@@ -174,7 +155,6 @@ impl ThreadPool {
         };
         self.helper_control.stop.store(false, Ordering::SeqCst);
         let helper_control = self.helper_control.clone();
-        let pick = self.pick;
         let (main, helpers) = self.searchers.split_first_mut().expect("a pool has a main thread");
         let others: Vec<Arc<AtomicU64>> = helpers.iter().map(|h| h.progress()).collect();
         let others_tb: Vec<Arc<AtomicU64>> = helpers.iter().map(|h| h.tb_progress()).collect();
@@ -190,11 +170,7 @@ impl ThreadPool {
                 let spawned = std::thread::Builder::new()
                     .name("helper".into())
                     .stack_size(HELPER_STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        let mut last = LastReport::default();
-                        let result = h.search(board, l, &mut last);
-                        (result, last.0)
-                    });
+                    .spawn_scoped(scope, move || h.search(board, l, &mut Silent));
                 if let Ok(handle) = spawned {
                     handles.push(handle);
                 }
@@ -203,113 +179,20 @@ impl ThreadPool {
             let mut summing = SummingReporter { inner: reporter, others: &others, others_tb: &others_tb };
             let main_result = main.search(board, limits, &mut summing);
             helper_control.stop.store(true, Ordering::SeqCst);
-            let helper_results: Vec<(SearchResult, Option<Report>)> =
-                handles.into_iter().filter_map(|h| h.join().ok()).collect();
+            let helper_results: Vec<SearchResult> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
             (main_result, helper_results)
         });
 
-        // 5. Counters are sums; the move is the main thread's or the vote's.
-        let mut stats = main_result.stats;
-        for (r, _) in &helper_results {
-            stats.add(&r.stats);
+        // 5. Counters are sums; the move is the main thread's.
+        let mut result = main_result;
+        for r in &helper_results {
+            result.stats.add(&r.stats);
         }
         self.thread_nodes =
-            std::iter::once(&main_result).chain(helper_results.iter().map(|(r, _)| r)).map(|r| r.stats.nodes).collect();
-        let (mut all, mut lines): (Vec<SearchResult>, Vec<Option<Report>>) =
-            std::iter::once((main_result, None)).chain(helper_results).unzip();
-        let chosen = match pick {
-            Pick::Main => 0,
-            Pick::Vote => vote(&all),
-        };
-        let time = all[0].time;
-        let mut result = all.swap_remove(chosen);
-        result.stats = stats;
-        result.time = time;
-        // 6. A helper's move is shown with its own line, so the last `info … pv` a GUI
-        //    sees starts with the move played (the main thread's last line may not).
-        if chosen != 0 {
-            let line = lines.swap_remove(chosen);
-            reporter.report(&chosen_line(&result, line, self.tt.hashfull()));
-        }
+            std::iter::once(result.stats.nodes - helper_results.iter().map(|r| r.stats.nodes).sum::<u64>())
+                .chain(helper_results.iter().map(|r| r.stats.nodes))
+                .collect();
         result
-    }
-}
-
-/// The index of the thread whose result to play, by a vote: each thread that completed a
-/// depth gives its best move `(score - lowest score + base) * depth` votes, so deeper and
-/// better-scoring results count more. Of the threads that chose the winning move, the
-/// deepest (then best-scoring, then lowest index) supplies the result. Ties between moves
-/// go to the move the lowest-index thread chose, so the main thread's move wins a tie.
-pub fn vote(results: &[SearchResult]) -> usize {
-    let voters: Vec<usize> =
-        (0..results.len()).filter(|&i| results[i].depth > 0 && !results[i].best.is_null()).collect();
-    if voters.is_empty() {
-        return 0;
-    }
-    let lowest = voters.iter().map(|&i| results[i].score).min().unwrap_or(0);
-    let mut tally: Vec<(Move, i64)> = Vec::new();
-    for &i in &voters {
-        let r = &results[i];
-        let weight = (r.score - lowest + SMP_VOTE_SCORE_BASE) as i64 * r.depth as i64;
-        match tally.iter_mut().find(|(m, _)| *m == r.best) {
-            Some((_, v)) => *v += weight,
-            None => tally.push((r.best, weight)),
-        }
-    }
-    let mut winner = tally[0];
-    for &t in &tally[1..] {
-        if t.1 > winner.1 {
-            winner = t;
-        }
-    }
-    let mut chosen = None::<usize>;
-    for &i in &voters {
-        if results[i].best != winner.0 {
-            continue;
-        }
-        chosen = match chosen {
-            Some(c) if (results[c].depth, results[c].score) >= (results[i].depth, results[i].score) => Some(c),
-            _ => Some(i),
-        };
-    }
-    chosen.unwrap_or(0)
-}
-
-/// The `info` line for a result a vote took from a helper: its depth, score and the total
-/// counters, with the helper's last principal variation when that starts with the move
-/// played, else just the move and its expected reply.
-fn chosen_line(result: &SearchResult, last: Option<Report>, hashfull: u32) -> Report {
-    let pv = match last {
-        Some(r) if r.pv.first() == Some(&result.best) => r.pv,
-        _ => std::iter::once(result.best).chain(result.ponder).collect(),
-    };
-    Report {
-        depth: result.depth,
-        seldepth: result.stats.seldepth,
-        multipv: 1,
-        score: Score::from_internal(result.score),
-        bound: Bound::Exact,
-        nodes: result.stats.nodes,
-        time: result.time,
-        hashfull,
-        tbhits: result.stats.tbhits,
-        pv,
-    }
-}
-
-/// Keeps a helper's latest first-line report, for [`chosen_line`].
-#[derive(Default)]
-struct LastReport(Option<Report>);
-
-impl Reporter for LastReport {
-    fn report(&mut self, r: &Report) {
-        if r.multipv != 1 {
-            return;
-        }
-        match &mut self.0 {
-            Some(last) => last.clone_from(r),
-            None => self.0 = Some(r.clone()),
-        }
     }
 }
 

@@ -11,7 +11,6 @@ use crate::eval::nnue::network::INTERNAL_NAME;
 use crate::eval::nnue::{self, Network};
 use crate::moves::Move;
 use crate::perft;
-use crate::search::threads::Pick;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Bound, Control, CurrentMove, Limits, Report, Reporter, Score, ThreadPool};
 use crate::syzygy::Tablebases;
@@ -526,7 +525,6 @@ impl Engine {
         pool.set_current_move_sink(Some(Box::new(move |c: &CurrentMove| {
             send(&format!("info depth {} currmove {} currmovenumber {}", c.depth, c.mv.uci(chess960), c.number))
         })));
-        pool.set_pick(if self.options.thread_vote { Pick::Vote } else { Pick::Main });
         let board = self.board.clone();
         let control = self.control.clone();
         let tablebases = self.tablebases.clone();

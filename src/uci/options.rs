@@ -26,9 +26,6 @@ pub struct EngineOptions {
     /// Options handed to the search as they are (`QSearchSEE`: prune SEE-losing captures
     /// in quiescence). Stored only here; the searcher gets a copy at each `go`.
     pub search: SearchOptions,
-    /// Experiment option `ThreadVote`: with several threads, play the move a depth/score
-    /// vote among them picks instead of the main thread's own.
-    pub thread_vote: bool,
     /// `UseNNUE`: evaluate with the network instead of the classical evaluation.
     pub use_nnue: bool,
     /// `EvalFile`: the network file in use (`<internal>`: the embedded network). Set only
@@ -66,7 +63,6 @@ impl Default for EngineOptions {
             ponder: false,
             chess960: false,
             search: SearchOptions::default(),
-            thread_vote: false,
             use_nnue: crate::eval::USE_NNUE_BY_DEFAULT,
             eval_file: INTERNAL_NAME.to_string(),
             syzygy_path: crate::syzygy::EMPTY_PATH.to_string(),
@@ -94,10 +90,6 @@ pub fn declarations() -> Vec<String> {
         format!("option name Skill Level type spin default {SKILL_MAX} min 0 max {SKILL_MAX}"),
         // For experiments: off = quiescence orders captures by MVV/LVA but prunes none by SEE.
         "option name QSearchSEE type check default true".to_string(),
-        // For experiments: on = quiet checks (SEE >= 0) at the first quiescence ply.
-        "option name QSearchChecks type check default false".to_string(),
-        // For experiments: on = with several threads, a depth/score vote picks the move.
-        "option name ThreadVote type check default false".to_string(),
         // The network evaluation (off: the classical evaluation), and the network file.
         format!("option name UseNNUE type check default {}", crate::eval::USE_NNUE_BY_DEFAULT),
         format!("option name EvalFile type string default {INTERNAL_NAME}"),
@@ -188,10 +180,6 @@ impl EngineOptions {
                 self.chess960 = check(name, value)?;
                 Ok(Change::Other)
             }
-            "threadvote" => {
-                self.thread_vote = check(name, value)?;
-                Ok(Change::Other)
-            }
             "qsearchsee" => {
                 self.search.qsearch_see = check(name, value)?;
                 Ok(Change::Other)
@@ -205,10 +193,6 @@ impl EngineOptions {
             "evalfile" => {
                 let v = value.map(str::trim).unwrap_or("");
                 Ok(Change::EvalFile(if v.is_empty() { INTERNAL_NAME.to_string() } else { v.to_string() }))
-            }
-            "qsearchchecks" => {
-                self.search.qsearch_checks = check(name, value)?;
-                Ok(Change::Other)
             }
             "syzygypath" => {
                 // A path may contain spaces; an empty value means no tables.
