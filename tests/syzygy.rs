@@ -7,25 +7,10 @@ use horizon::syzygy::{Material, Tablebases, Wdl};
 use horizon::{Board, Color, Piece};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-fn table_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy")
-}
-
-/// The 3-4 piece tables of `tests/data/syzygy`, opened once for all tests.
-fn tables() -> &'static Tablebases {
-    static TB: OnceLock<Tablebases> = OnceLock::new();
-    TB.get_or_init(|| {
-        let (tb, errors) = Tablebases::open(table_dir().to_str().unwrap());
-        assert!(errors.is_empty(), "{errors:?}");
-        tb
-    })
-}
-
-fn board(fen: &str) -> Board {
-    Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
+mod common;
+use common::{board, table_dir, tables};
 
 fn wdl(fen: &str) -> Wdl {
     tables().probe_wdl(&mut board(fen)).unwrap_or_else(|| panic!("no WDL for {fen}"))

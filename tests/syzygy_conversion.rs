@@ -15,29 +15,11 @@ use horizon::search::{Control, Limits, Score, Searcher, Silent};
 use horizon::syzygy::{Material, Tablebases};
 use horizon::{Board, Move};
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 mod common;
-
-fn table_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy")
-}
-
-/// The tables, opened once for all tests (to measure DTZ; each engine opens its own).
-fn tables() -> &'static Tablebases {
-    static TB: OnceLock<Tablebases> = OnceLock::new();
-    TB.get_or_init(|| {
-        let (tb, errors) = Tablebases::open(table_dir().to_str().unwrap());
-        assert!(errors.is_empty(), "{errors:?}");
-        tb
-    })
-}
-
-fn board(fen: &str) -> Board {
-    Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
+use common::{board, table_dir, tables};
 
 /// |DTZ| of a position: plies to the next zeroing move (mate counts as one) with best play.
 fn dtz(b: &Board) -> i32 {

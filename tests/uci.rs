@@ -1064,15 +1064,17 @@ fn limit_strength() {
     assert!(searched_nodes(&lines) > nodes[0], "full strength: {}", searched_nodes(&lines));
 }
 
-/// A game on a short clock at the lowest strength against itself at full strength: no
+/// A game on a short clock between the lowest `UCI_Elo` and a middle `Skill Level`: no
 /// illegal move, no flag, every move in time.
 fn limited_strength_on_the_clock() {
     let mut weak = Engine::start();
     weak.send("setoption name UCI_LimitStrength value true");
+    // The other side plays at Skill Level 10 (about 2060): limited too, so both are quick.
     let mut strong = Engine::start();
+    strong.send("setoption name Skill Level value 10");
     let mut moves: Vec<String> = Vec::new();
     let mut b = Board::startpos();
-    let (mut clock, inc) = ([3000i64, 3000i64], 30i64);
+    let (mut clock, inc) = ([5000i64, 5000i64], 50i64);
     for ply in 0..60 {
         if b.legal_moves().is_empty() || b.insufficient_material() || b.fifty_move_draw() {
             break;

@@ -7,8 +7,8 @@
 //!   player does;
 //! - **human-sized mistakes** below `NOISE_END_ELO`: it searches `NOISY_MULTIPV` lines and
 //!   plays one of them at random, each with a chance that falls off with how much worse
-//!   it scores than the best (a softmax with a temperature in centipawns that shrinks
-//!   quadratically to 0 as the Elo rises). A clearly lost move is almost never chosen; among near-equal
+//!   it scores than the best (a softmax with a temperature in centipawns that shrinks to
+//!   0 as the Elo rises). A clearly lost move is almost never chosen; among near-equal
 //!   moves the choice is free.
 //!
 //! The clock still applies on top, so a limited search never loses on time, and it only
@@ -25,7 +25,7 @@ pub const ELO_MAX: u32 = 2800;
 pub const SKILL_MAX: u32 = 20;
 
 /// The node budget at `ELO_MIN`, and the Elo that doubles it.
-pub const NODES_AT_ELO_MIN: f64 = 48.0;
+pub const NODES_AT_ELO_MIN: f64 = 136.0;
 pub const ELO_PER_DOUBLING: f64 = 100.0;
 /// The hard node cap, in node budgets, and its floor: the first iteration (all its lines)
 /// always completes, so that every move played has a score behind it.
@@ -34,10 +34,11 @@ pub const HARD_NODES_MIN: u64 = 5000;
 /// Root lines searched when mistakes are allowed.
 pub const NOISY_MULTIPV: usize = 4;
 /// The softmax temperature (centipawns) at `ELO_MIN`; it falls to 0 at `NOISE_END_ELO`
-/// as the square of the distance to it, so that the lowest levels, whose searches are
-/// all one or two plies deep, still differ clearly.
-pub const TEMPERATURE_AT_ELO_MIN: f64 = 89.0;
-pub const NOISE_END_ELO: f64 = 2200.0;
+/// as the distance to it to the power `TEMPERATURE_EXPONENT`, so that the lowest levels,
+/// whose searches are only a few plies deep, still differ clearly.
+pub const TEMPERATURE_AT_ELO_MIN: f64 = 25.0;
+pub const NOISE_END_ELO: f64 = 2050.0;
+pub const TEMPERATURE_EXPONENT: f64 = 1.2;
 
 /// A strength limit: the Elo to play at and the seed of its random choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +73,7 @@ impl Strength {
     /// The softmax temperature in centipawns (0: always the best line).
     pub fn temperature(self) -> f64 {
         let t = (NOISE_END_ELO - self.elo as f64) / (NOISE_END_ELO - ELO_MIN as f64);
-        TEMPERATURE_AT_ELO_MIN * t.max(0.0).powi(2)
+        TEMPERATURE_AT_ELO_MIN * t.max(0.0).powf(TEMPERATURE_EXPONENT)
     }
 
     /// Root lines to search: several when a worse line may be chosen.

@@ -1,11 +1,34 @@
-//! Helpers shared by the integration tests: reading the perft suites in `perft-data/`, and a
-//! reporter that keeps a search's reports.
+//! Helpers shared by the integration tests: reading the perft suites in `perft-data/`, a
+//! reporter that keeps a search's reports, and the Syzygy tables of `tests/data/syzygy`.
 
 #![allow(dead_code)]
 
 use horizon::perft::{parse_suite_line, SuiteEntry};
 use horizon::search::{Report, Reporter};
+use horizon::syzygy::Tablebases;
+use horizon::Board;
 use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// The directory of the 3-4 piece Syzygy tables the tests use.
+pub fn table_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy")
+}
+
+/// Those tables, opened once for all tests of a test binary.
+pub fn tables() -> &'static Tablebases {
+    static TB: OnceLock<Tablebases> = OnceLock::new();
+    TB.get_or_init(|| {
+        let (tb, errors) = Tablebases::open(table_dir().to_str().unwrap());
+        assert!(errors.is_empty(), "{errors:?}");
+        tb
+    })
+}
+
+/// A position from a FEN the test knows to be valid.
+pub fn board(fen: &str) -> Board {
+    Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
 
 /// Path of a file in `perft-data/`.
 pub fn data_path(name: &str) -> PathBuf {
