@@ -133,6 +133,19 @@ fn invalid_records_are_refused_with_their_reason() {
 }
 
 /// Text data lines from a few very short self-play games.
+/// Writes `lines` to the text file `txt` and converts it (duplicates dropped) to `bin`.
+fn write_binary_data(lines: &[String], txt: &str, bin: &str) {
+    std::fs::write(txt, lines.join("\n")).unwrap();
+    convert::run(&convert::Config {
+        inputs: vec![txt.to_string()],
+        out: bin.to_string(),
+        to: Format::Bin,
+        dedup: true,
+        force: false,
+    })
+    .unwrap();
+}
+
 fn generated_lines(games: u64, nodes: u64, seed: u64) -> Vec<String> {
     let mut p = Player::new(1, nodes).unwrap();
     let mut lines = Vec::new();
@@ -357,15 +370,7 @@ fn tiny_training_run(buckets: usize) {
     let tag = format!("tiny-b{buckets}");
     let (txt, bin, net) =
         (temp_path(&format!("{tag}.txt")), temp_path(&format!("{tag}.bin")), temp_path(&format!("{tag}.nnue")));
-    std::fs::write(&txt, lines.join("\n")).unwrap();
-    convert::run(&convert::Config {
-        inputs: vec![txt.clone()],
-        out: bin.clone(),
-        to: Format::Bin,
-        dedup: true,
-        force: false,
-    })
-    .unwrap();
+    write_binary_data(&lines, &txt, &bin);
 
     let mut cfg = Config::new(vec![bin.clone()], net.clone());
     cfg.hidden = Some(TINY_HIDDEN);
@@ -481,15 +486,7 @@ fn tiny_training_run(buckets: usize) {
 fn a_resumed_run_ends_like_the_unbroken_run() {
     let lines = generated_lines(30, 120, 4);
     let (txt, bin) = (temp_path("resume.txt"), temp_path("resume.bin"));
-    std::fs::write(&txt, lines.join("\n")).unwrap();
-    convert::run(&convert::Config {
-        inputs: vec![txt.clone()],
-        out: bin.clone(),
-        to: Format::Bin,
-        dedup: true,
-        force: false,
-    })
-    .unwrap();
+    write_binary_data(&lines, &txt, &bin);
     let (whole, part, saved) =
         (temp_path("resume-whole.nnue"), temp_path("resume-part.nnue"), temp_path("resume-2.ckpt"));
     let mut cfg = Config::new(vec![bin.clone()], whole.clone());

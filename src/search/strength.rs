@@ -114,7 +114,7 @@ pub fn chosen_move(strength: Strength, lines: &[(i32, Vec<Move>)]) -> Option<usi
         return None;
     }
     let scores: Vec<i32> = lines.iter().map(|(s, _)| *s).collect();
-    Some(strength.pick(&scores).min(lines.len() - 1))
+    Some(strength.pick(&scores))
 }
 
 #[cfg(test)]

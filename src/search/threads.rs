@@ -185,13 +185,10 @@ impl ThreadPool {
 
         // 5. Counters are sums; the move is the main thread's.
         let mut result = main_result;
+        self.thread_nodes = std::iter::once(&result).chain(&helper_results).map(|r| r.stats.nodes).collect();
         for r in &helper_results {
             result.stats.add(&r.stats);
         }
-        self.thread_nodes =
-            std::iter::once(result.stats.nodes - helper_results.iter().map(|r| r.stats.nodes).sum::<u64>())
-                .chain(helper_results.iter().map(|r| r.stats.nodes))
-                .collect();
         result
     }
 }
