@@ -22,7 +22,8 @@ impl Searcher {
         self.refresh_root();
         self.stats = Stats::default();
         self.stopped = false;
-        self.time = TimeManager::new(TimeLimits::from_clock(&limits.clock, limits.move_overhead_ms));
+        let time = TimeLimits::from_clock(&limits.clock, limits.move_overhead_ms);
+        self.time = TimeManager::new(limits.strength.map_or(time, |s| time.scaled(s.time_share())));
         self.limits = limits;
         self.progress.store(0, Ordering::Relaxed);
         self.tb_progress.store(0, Ordering::Relaxed);

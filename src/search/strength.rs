@@ -11,6 +11,11 @@
 //!   0 as the Elo rises). A clearly lost move is almost never chosen; among near-equal
 //!   moves the choice is free.
 //!
+//! On a clock the level also thinks for a share of the time a full search would: the
+//! share halves every `TIME_ELO_PER_HALVING` Elo below `ELO_MAX`. At long time controls
+//! the node budget is what binds; at short ones, where the budgets of the top levels would
+//! exceed what the clock allows, the time share keeps every level above the one below.
+//!
 //! The clock still applies on top, so a limited search never loses on time, and it only
 //! ever plays a legal root move. The constants are calibrated in games against
 //! Stockfish 15.1's own `UCI_LimitStrength` (docs/strength.md).
@@ -31,12 +36,14 @@ pub const ELO_PER_DOUBLING: f64 = 100.0;
 /// always completes, so that every move played has a score behind it.
 pub const HARD_NODES_FACTOR: u64 = 4;
 pub const HARD_NODES_MIN: u64 = 5000;
+/// The Elo below `ELO_MAX` that halves the share of the clock a level thinks for.
+pub const TIME_ELO_PER_HALVING: f64 = 200.0;
 /// Root lines searched when mistakes are allowed.
 pub const NOISY_MULTIPV: usize = 4;
 /// The softmax temperature (centipawns) at `ELO_MIN`; it falls to 0 at `NOISE_END_ELO`
 /// as the distance to it to the power `TEMPERATURE_EXPONENT`, so that the lowest levels,
 /// whose searches are only a few plies deep, still differ clearly.
-pub const TEMPERATURE_AT_ELO_MIN: f64 = 25.0;
+pub const TEMPERATURE_AT_ELO_MIN: f64 = 15.0;
 pub const NOISE_END_ELO: f64 = 2050.0;
 pub const TEMPERATURE_EXPONENT: f64 = 1.2;
 
@@ -68,6 +75,11 @@ impl Strength {
     /// The node count at which the search stops in any case.
     pub fn hard_nodes(self) -> u64 {
         (self.node_budget() * HARD_NODES_FACTOR).max(HARD_NODES_MIN)
+    }
+
+    /// The share of a full search's time limits this level thinks for (1 at `ELO_MAX`).
+    pub fn time_share(self) -> f64 {
+        ((self.elo as f64 - ELO_MAX as f64) / TIME_ELO_PER_HALVING).exp2()
     }
 
     /// The softmax temperature in centipawns (0: always the best line).
@@ -123,12 +135,15 @@ mod tests {
 
     #[test]
     fn budgets_grow_with_elo_and_skill_maps_onto_elo() {
-        let mut last = 0;
+        let (mut last, mut last_share) = (0, 0.0);
         for elo in (ELO_MIN..=ELO_MAX).step_by(100) {
-            let n = Strength::from_elo(elo, 0).node_budget();
-            assert!(n > last, "{elo}: {n}");
-            last = n;
+            let s = Strength::from_elo(elo, 0);
+            let (n, share) = (s.node_budget(), s.time_share());
+            assert!(n > last && share > last_share, "{elo}: {n} {share}");
+            (last, last_share) = (n, share);
         }
+        assert_eq!(Strength::from_elo(ELO_MAX, 0).time_share(), 1.0);
+        assert_eq!(Strength::from_elo(ELO_MAX - 2 * TIME_ELO_PER_HALVING as u32, 0).time_share(), 0.25);
         assert_eq!(Strength::from_skill(0, 0).unwrap().elo, ELO_MIN);
         assert_eq!(Strength::from_skill(SKILL_MAX, 0), None);
         assert!(Strength::from_skill(19, 0).unwrap().elo < ELO_MAX);

@@ -47,6 +47,13 @@ impl TimeLimits {
         hard = hard.max(soft);
         TimeLimits { soft: Some(Duration::from_millis(soft)), hard: Some(Duration::from_millis(hard)) }
     }
+
+    /// Both limits times `share` (0 to 1), each at least `MIN_THINK_MS`: a weaker level
+    /// thinks for part of the time a full search would.
+    pub fn scaled(self, share: f64) -> TimeLimits {
+        let scale = |d: Duration| d.mul_f64(share.clamp(0.0, 1.0)).max(Duration::from_millis(MIN_THINK_MS));
+        TimeLimits { soft: self.soft.map(scale), hard: self.hard.map(scale) }
+    }
 }
 
 /// Decides, after each finished iteration, whether to start another. The soft limit is
@@ -220,6 +227,17 @@ mod tests {
         // Mate scores do not overflow anything.
         let mated = run(&[a; 3], &[31_990, 31_990, -31_990], None).soft().unwrap();
         assert!(mated <= clock().hard.unwrap());
+    }
+
+    #[test]
+    fn scaled_limits_shrink_but_stay_positive() {
+        let full = TimeLimits::from_clock(&Clock { time_ms: Some(10_000), inc_ms: 100, ..Clock::default() }, 10);
+        let half = full.scaled(0.5);
+        assert_eq!(half.soft.unwrap(), full.soft.unwrap() / 2);
+        assert_eq!(half.hard.unwrap(), full.hard.unwrap() / 2);
+        assert_eq!(full.scaled(1.0).hard, full.hard);
+        assert_eq!(full.scaled(0.0).soft, Some(Duration::from_millis(MIN_THINK_MS)));
+        assert_eq!(TimeLimits::default().scaled(0.5).hard, None);
     }
 
     #[test]
