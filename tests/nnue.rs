@@ -1,9 +1,13 @@
 //! NNUE inference: the network file (round trip, every corrupt file refused with its own
-//! message), incremental accumulators equal to a full refresh over make/unmake trees, the
-//! scalar and SIMD paths equal, colour symmetry, and the embedded network.
+//! message, the feature set in the header), incremental accumulators equal to a full
+//! refresh over make/unmake trees for plain and mirrored networks, the scalar and SIMD
+//! paths equal, colour symmetry, left–right symmetry of mirrored networks, and the embedded
+//! network.
 
-use horizon::eval::nnue::network::{self, file_size, NetworkError, HEADER_BYTES, PLACEHOLDER_SEED};
-use horizon::eval::nnue::{Network, HIDDEN};
+use horizon::eval::nnue::network::{
+    self, file_size, file_size_with, NetworkError, HEADER_BYTES, HEADER_BYTES_V3, PLACEHOLDER_SEED,
+};
+use horizon::eval::nnue::{FeatureSet, Network, HIDDEN};
 use horizon::hash::fnv1a64;
 
 /// The embedded network is the trained one listed in `src/eval/nnue/nets/HISTORY.md`: it
@@ -16,6 +20,7 @@ fn embedded_network_is_the_trained_one() {
     let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
     assert_eq!(stored, EMBEDDED_NET_CHECKSUM, "update nets/HISTORY.md and this constant together");
     assert!(*net != *Network::random(PLACEHOLDER_SEED), "the embedded network is not the old random placeholder");
+    assert_eq!(net.feature_set, FeatureSet::Plain, "a version-2 file is the plain feature set");
     assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap().to_bytes(), bytes);
 }
 
@@ -137,7 +142,7 @@ fn corrupt_files_are_refused_each_with_its_own_message() {
         ("empty", err(&[]), "network file: truncated header (0 bytes, a header is 40)".to_string()),
         ("header cut", err(&good[..39]), "network file: truncated header (39 bytes, a header is 40)".to_string()),
         ("bad magic", err(&{ let mut b = good.clone(); b[0] = b'X'; b }), "network file: bad magic (not a Horizon .nnue network)".to_string()),
-        ("version", err(&with_field(&good, 8, 3)), "network file: unsupported format version 3 (expected 1 or 2)".to_string()),
+        ("version", err(&with_field(&good, 8, 4)), "network file: unsupported format version 4 (expected 1, 2 or 3)".to_string()),
         ("version 2 with bucket count 0", err(&with_field(&good, 8, 2)), "network file: output bucket count 0 out of range (1..=8)".to_string()),
         ("inputs", err(&with_field(&good, 12, 769)), "network file: wrong input count 769 (expected 768)".to_string()),
         ("activation", err(&with_field(&good, 20, 2)), "network file: wrong activation 2 (expected 1 = SCReLU)".to_string()),
@@ -210,6 +215,54 @@ fn corrupt_files_are_refused_each_with_its_own_message() {
     assert!(messages.len() >= 12);
 }
 
+/// The feature set in the header: a mirrored network is written as version 3 (the bucket
+/// count at byte 36 and the set at byte 40, a 44-byte header, then the same body as a plain
+/// file) and reads back mirrored; a version-3 file of the plain set reads as plain; plain
+/// networks are still written as versions 1 and 2; an unknown set or a cut version-3 header
+/// is refused with its own message.
+#[test]
+fn feature_set_in_the_header() {
+    let err = |b: &[u8]| Network::from_bytes(b).expect_err("must be refused");
+    for buckets in [1, 8] {
+        let plain = Network::random_bucketed(13, buckets);
+        let mirrored = Network::random_bucketed(13, buckets).with_feature_set(FeatureSet::Mirrored);
+        let (pb, mb) = (plain.to_bytes(), mirrored.to_bytes());
+        let plain_version: u32 = if buckets == 1 { 1 } else { 2 };
+        assert_eq!(pb[8..12], plain_version.to_le_bytes(), "plain networks keep their old version");
+        assert_eq!(mb.len(), file_size_with(HIDDEN, buckets, FeatureSet::Mirrored));
+        assert_eq!(mb.len(), pb.len() + 4);
+        assert_eq!(mb[8..12], 3u32.to_le_bytes());
+        assert_eq!(mb[36..40], (buckets as u32).to_le_bytes());
+        assert_eq!(mb[40..44], 1u32.to_le_bytes());
+        assert_eq!(mb[HEADER_BYTES_V3..mb.len() - 8], pb[HEADER_BYTES..pb.len() - 8], "the same body");
+        let back = Network::from_bytes(&mb).expect("a mirrored file reads");
+        assert_eq!(back.feature_set, FeatureSet::Mirrored);
+        assert!(*back == *mirrored);
+        assert_eq!(back.to_bytes(), mb);
+        assert_eq!(Network::from_bytes(&pb).unwrap().feature_set, FeatureSet::Plain);
+        // Version 3 naming the plain set is the plain network.
+        let v3_plain = Network::from_bytes(&with_field(&mb, 40, 0)).expect("version 3, plain");
+        assert!(*v3_plain == *plain);
+        // An unknown set.
+        for code in [2, 0xFFFF_FFFF] {
+            let e = err(&with_field(&mb, 40, code));
+            assert_eq!(e, NetworkError::UnknownFeatureSet(code));
+            assert_eq!(
+                e.to_string(),
+                format!("network file: unknown feature set {code} (expected 0 = plain or 1 = mirrored)")
+            );
+        }
+        // Version 3 still checks the bucket count, before the feature set.
+        let e = err(&with_field(&with_field(&mb, 40, 7), 36, 0));
+        assert_eq!(e.to_string(), "network file: output bucket count 0 out of range (1..=8)");
+    }
+    let mb = Network::random(13).with_feature_set(FeatureSet::Mirrored).to_bytes();
+    assert_eq!(err(&mb[..42]).to_string(), "network file: truncated header (42 bytes, a header is 44)");
+    assert_eq!(err(&mb[..39]).to_string(), "network file: truncated header (39 bytes, a header is 40)");
+    let n = mb.len();
+    assert_eq!(err(&mb[..n - 4]).to_string(), format!("network file: truncated ({} bytes, expected {n})", n - 4));
+}
+
 #[test]
 fn unreadable_file_is_an_error() {
     let e = Network::from_file("/nonexistent/dir/net.nnue").expect_err("no such file");
@@ -254,6 +307,8 @@ struct Seen {
     promotions: [usize; 6],
     capture_promotions: usize,
     captured: [usize; 6],
+    /// King moves (castling included) across the d/e line: a mirrored network's refreshes.
+    king_crossings: usize,
     nulls: usize,
     checked: usize,
 }
@@ -277,6 +332,10 @@ fn record(seen: &mut Seen, b: &Board, m: Move) {
     }
     if let Some(p) = b.captured_piece(m) {
         seen.captured[p.index()] += 1;
+    }
+    let is_king_move = m.kind() == MoveKind::Castle || b.piece_on(m.from()) == Some(Piece::King);
+    if is_king_move && (m.from().index() % 8 < 4) != (m.king_dest().index() % 8 < 4) {
+        seen.king_crossings += 1;
     }
 }
 
@@ -319,7 +378,7 @@ fn walk(
     chosen.truncate(12);
     for m in chosen {
         record(seen, b, m);
-        stack.push_move(ply, b, m);
+        stack.push_move(ply, net, b, m);
         b.make(m);
         walk(b, stack, net, ply + 1, depth - 1, branch, rng, seen);
         b.unmake();
@@ -337,15 +396,28 @@ fn walk(
 
 #[test]
 fn incremental_equals_refresh_over_make_unmake_trees() {
-    let net = Network::random(3);
+    incremental_equals_refresh_over_make_unmake_trees_with(&Network::random(3));
+}
+
+/// The same for a mirrored network: king moves across the d/e line refresh the mover's
+/// perspective, lazily, below the node evaluated.
+#[test]
+fn incremental_equals_refresh_over_make_unmake_trees_mirrored() {
+    let seen = incremental_equals_refresh_over_make_unmake_trees_with(
+        &Network::random_bucketed(3, 8).with_feature_set(FeatureSet::Mirrored),
+    );
+    assert!(seen.king_crossings > 20, "{seen:?}");
+}
+
+fn incremental_equals_refresh_over_make_unmake_trees_with(net: &Network) -> Seen {
     let mut rng = SmallRng::seed_from_u64(28);
     let mut seen = Seen::default();
     let mut stack = AccumulatorStack::new(64);
     for fen in WALK_FENS {
         let mut b = Board::from_fen(fen).unwrap();
         b.set_chess960(fen.contains(" w G") || fen.contains(" w C") || fen.contains(" w H"));
-        stack.refresh(0, &net, &b);
-        walk(&mut b, &mut stack, &net, 0, 4, 2, &mut rng, &mut seen);
+        stack.refresh(0, net, &b);
+        walk(&mut b, &mut stack, net, 0, 4, 2, &mut rng, &mut seen);
         assert_eq!(b.to_fen(), Board::from_fen(fen).unwrap().to_fen());
     }
     eprintln!("{seen:?}");
@@ -357,11 +429,23 @@ fn incremental_equals_refresh_over_make_unmake_trees() {
     for p in [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
         assert!(seen.captured[p.index()] > 5, "captures of {p:?}: {seen:?}");
     }
+    seen
 }
 
 #[test]
 fn incremental_equals_refresh_over_long_random_games() {
-    let net = Network::random(5);
+    incremental_equals_refresh_over_long_random_games_with(&Network::random(5));
+}
+
+#[test]
+fn incremental_equals_refresh_over_long_random_games_mirrored() {
+    let seen = incremental_equals_refresh_over_long_random_games_with(
+        &Network::random(5).with_feature_set(FeatureSet::Mirrored),
+    );
+    assert!(seen.king_crossings > 50, "{seen:?}");
+}
+
+fn incremental_equals_refresh_over_long_random_games_with(net: &Network) -> Seen {
     let mut rng = SmallRng::seed_from_u64(960);
     let mut seen = Seen::default();
     let plies = 100;
@@ -369,7 +453,7 @@ fn incremental_equals_refresh_over_long_random_games() {
     for game in 0..40 {
         let fen = WALK_FENS[game % WALK_FENS.len()];
         let mut b = Board::from_fen(fen).unwrap();
-        stack.refresh(0, &net, &b);
+        stack.refresh(0, net, &b);
         let mut played = 0;
         for ply in 0..plies {
             let moves: Vec<Move> = b.legal_moves().iter().copied().collect();
@@ -393,16 +477,16 @@ fn incremental_equals_refresh_over_long_random_games() {
                 b.make_null();
             } else {
                 record(&mut seen, &b, m);
-                stack.push_move(ply, &b, m);
+                stack.push_move(ply, net, &b, m);
                 b.make(m);
             }
             played += 1;
             // Evaluate only now and then: the lazy stack catches up over several plies.
             if rng.gen_bool(0.3) {
-                check(&mut stack, &net, &b, ply + 1, &mut seen);
+                check(&mut stack, net, &b, ply + 1, &mut seen);
             }
         }
-        check(&mut stack, &net, &b, played, &mut seen);
+        check(&mut stack, net, &b, played, &mut seen);
         // Unwinding: every ply's accumulator is still its position's.
         for ply in (0..played).rev() {
             if b.last_move() == Some(Move::NULL) {
@@ -411,17 +495,23 @@ fn incremental_equals_refresh_over_long_random_games() {
                 b.unmake();
             }
             if rng.gen_bool(0.2) {
-                check(&mut stack, &net, &b, ply, &mut seen);
+                check(&mut stack, net, &b, ply, &mut seen);
             }
         }
     }
     eprintln!("{seen:?}");
     assert!(seen.castles > 10 && seen.en_passant >= 3 && seen.capture_promotions > 3, "{seen:?}");
+    seen
 }
 
 #[test]
 fn castling_in_both_notations_gives_the_same_accumulator() {
-    let net = Network::random(9);
+    for net in [Network::random(9), Network::random(9).with_feature_set(FeatureSet::Mirrored)] {
+        castling_in_both_notations_gives_the_same_accumulator_with(&net);
+    }
+}
+
+fn castling_in_both_notations_gives_the_same_accumulator_with(net: &Network) {
     for (fen, standard, chess960) in [
         ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", "e1h1"),
         ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1", "e1a1"),
@@ -435,11 +525,11 @@ fn castling_in_both_notations_gives_the_same_accumulator() {
             let m = b.parse_uci_move(text).unwrap();
             assert_eq!(m.kind(), MoveKind::Castle, "{text}");
             let mut stack = AccumulatorStack::new(4);
-            stack.refresh(0, &net, &b);
-            stack.push_move(0, &b, m);
+            stack.refresh(0, net, &b);
+            stack.push_move(0, net, &b, m);
             b.make(m);
-            let acc = *stack.get(1, &net);
-            assert!(acc == Accumulator::refreshed(&net, &b), "{fen} {text}");
+            let acc = *stack.get(1, net);
+            assert!(acc == Accumulator::refreshed(net, &b), "{fen} {text}");
             results.push(acc);
         }
         assert!(results[0] == results[1], "{fen}: {standard} and {chess960} differ");
@@ -561,6 +651,72 @@ fn colour_flipped_positions_evaluate_the_same() {
     assert!(nonzero > 1000);
 }
 
+// ---- left–right symmetry of mirrored networks ----------------------------------------------
+
+/// `b` mirrored left–right (files a <-> h), the same side to move; castling rights and the
+/// en passant square dropped (neither changes the evaluation).
+fn mirrored_left_right(b: &Board) -> Board {
+    let fen = b.to_fen();
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let ranks: Vec<String> = fields[0].split('/').map(|r| r.chars().rev().collect()).collect();
+    let fen = format!("{} {} - - {} {}", ranks.join("/"), fields[1], fields[4], fields[5]);
+    Board::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+/// The defining property of the mirrored feature set: a position and its left–right mirror
+/// image evaluate exactly the same, whatever the weights. A plain network does not have it
+/// (checked too, so the test can tell the two apart).
+#[test]
+fn mirrored_networks_evaluate_left_right_mirror_images_the_same() {
+    use horizon::eval::nnue::evaluate_board;
+    let mirrored = [
+        Network::random(14).with_feature_set(FeatureSet::Mirrored),
+        Network::random_bucketed(15, 8).with_feature_set(FeatureSet::Mirrored),
+    ];
+    let plain = Network::random(14);
+    let (mut positions, mut plain_differs, mut kings_queen_side) = (0, 0, 0);
+    for b in random_positions(2000, 16).into_iter().chain(endgames()) {
+        let m = mirrored_left_right(&b);
+        for net in &mirrored {
+            assert_eq!(evaluate_board(net, &b), evaluate_board(net, &m), "{} vs {}", b.to_fen(), m.to_fen());
+        }
+        positions += 1;
+        plain_differs += (evaluate_board(&plain, &b) != evaluate_board(&plain, &m)) as usize;
+        kings_queen_side += (b.king_sq(horizon::Color::White).index() % 8 < 4) as usize;
+    }
+    assert!(plain_differs > positions * 9 / 10, "plain: {plain_differs} of {positions} differ");
+    // Both halves were seen (the mirror image puts each king on the other half).
+    assert!(kings_queen_side > positions / 5 && kings_queen_side < positions * 4 / 5, "{kings_queen_side}");
+}
+
+/// A mirrored network is the plain one with each perspective's squares mirrored while its
+/// king stands on files a–d: positions with both kings on e–h evaluate as the plain network
+/// does, and a position evaluates as the plain network evaluates its mirror image when both
+/// kings stand on a–d.
+#[test]
+fn mirrored_network_is_the_plain_one_seen_from_the_king_s_half() {
+    use horizon::eval::nnue::evaluate_board;
+    let plain = Network::random_bucketed(17, 4);
+    let mirrored = Network::random_bucketed(17, 4).with_feature_set(FeatureSet::Mirrored);
+    let mut both = [0usize; 2];
+    for b in random_positions(2000, 18).into_iter().chain(endgames()) {
+        let half = |c: horizon::Color| b.king_sq(c).index() % 8 < 4;
+        match (half(horizon::Color::White), half(horizon::Color::Black)) {
+            (false, false) => {
+                assert_eq!(evaluate_board(&mirrored, &b), evaluate_board(&plain, &b), "{}", b.to_fen());
+                both[0] += 1;
+            }
+            (true, true) => {
+                let m = mirrored_left_right(&b);
+                assert_eq!(evaluate_board(&mirrored, &b), evaluate_board(&plain, &m), "{}", b.to_fen());
+                both[1] += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(both[0] > 100 && both[1] > 20, "{both:?}");
+}
+
 /// The evaluation against an independent, plain transcription of the spec's formula.
 #[allow(clippy::needless_range_loop)]
 #[test]
@@ -645,7 +801,8 @@ fn search_with_the_network_checks_every_evaluation() {
     // The embedded network, and a random one with eight output buckets (captures change
     // the bucket along the search's lines).
     let bucketed: Arc<Network> = Arc::from(Network::random_bucketed(12, 8));
-    for net in [horizon::eval::nnue::default_network(), bucketed] {
+    let mirrored: Arc<Network> = Arc::from(Network::random_bucketed(12, 8).with_feature_set(FeatureSet::Mirrored));
+    for net in [horizon::eval::nnue::default_network(), bucketed, mirrored] {
         s.set_network(Some(net));
         search_walk(&mut s);
     }

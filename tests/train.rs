@@ -7,6 +7,7 @@ use horizon::data::datagen::Player;
 use horizon::data::read::{self, FileError};
 use horizon::data::record::{RawRecord, Record, RecordError, RECORD_SIZE};
 use horizon::data::Format;
+use horizon::eval::nnue::FeatureSet;
 use horizon::train::checkpoint::Checkpoint;
 use horizon::train::network::{eval_cp, run_slice, Layout, LossSpec, Scratch};
 use horizon::train::{self, Config, Output};
@@ -279,21 +280,29 @@ struct SpecNet {
     /// Per output bucket.
     ow: Vec<Vec<i16>>,
     ob: Vec<i32>,
+    /// The mirrored feature set (version 3, set 1).
+    mirrored: bool,
 }
 
 fn decode_spec(bytes: &[u8]) -> SpecNet {
     let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
     assert_eq!(&bytes[0..8], b"HZNNUE\0\0");
     // Version 1: one bucket, the last header field 0; version 2: that field is the bucket
-    // count, 2 to 8 (one bucket is always written as version 1).
-    let buckets = match u32_at(8) {
+    // count, 2 to 8 (one bucket is always written as version 1); version 3: the bucket count
+    // 1 to 8, then the feature set (written for mirrored networks only), a 44-byte header.
+    let (buckets, header, mirrored) = match u32_at(8) {
         1 => {
             assert_eq!(u32_at(36), 0);
-            1
+            (1, 40, false)
         }
         2 => {
             assert!((2..=8).contains(&u32_at(36)), "{}", u32_at(36));
-            u32_at(36) as usize
+            (u32_at(36) as usize, 40, false)
+        }
+        3 => {
+            assert!((1..=8).contains(&u32_at(36)), "{}", u32_at(36));
+            assert_eq!(u32_at(40), 1, "version 3 is written for mirrored networks");
+            (u32_at(36) as usize, 44, true)
         }
         v => panic!("version {v}"),
     };
@@ -301,18 +310,18 @@ fn decode_spec(bytes: &[u8]) -> SpecNet {
     let n = u32_at(16) as usize;
     assert_eq!(u32_at(20), 1);
     assert_eq!((u32_at(24), u32_at(28), u32_at(32)), (255, 64, 400));
-    assert_eq!(bytes.len(), 40 + 768 * n * 2 + n * 2 + buckets * (2 * n * 2 + 4) + 8);
+    assert_eq!(bytes.len(), header + 768 * n * 2 + n * 2 + buckets * (2 * n * 2 + 4) + 8);
     let end = bytes.len() - 8;
     assert_eq!(u64::from_le_bytes(bytes[end..].try_into().unwrap()), fnv(&bytes[..end]), "checksum");
     let i16s = |from: usize, count: usize| -> Vec<i16> {
         bytes[from..from + 2 * count].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect()
     };
-    let w = i16s(40, 768 * n);
-    let b = i16s(40 + 768 * n * 2, n);
-    let ow = (0..buckets).map(|k| i16s(40 + (769 + 2 * k) * n * 2, 2 * n)).collect();
-    let o = 40 + (769 + 2 * buckets) * n * 2;
+    let w = i16s(header, 768 * n);
+    let b = i16s(header + 768 * n * 2, n);
+    let ow = (0..buckets).map(|k| i16s(header + (769 + 2 * k) * n * 2, 2 * n)).collect();
+    let o = header + (769 + 2 * buckets) * n * 2;
     let ob = (0..buckets).map(|k| i32::from_le_bytes(bytes[o + 4 * k..o + 4 * k + 4].try_into().unwrap())).collect();
-    SpecNet { n, w, b, ow, ob }
+    SpecNet { n, w, b, ow, ob, mirrored }
 }
 
 /// The output bucket by the specification: (pieces − 2) · B / 32.
@@ -326,11 +335,15 @@ fn spec_eval(net: &SpecNet, board: &Board) -> i32 {
     let mut acc = [vec![0i16; net.n], vec![0i16; net.n]];
     for (p, a) in acc.iter_mut().enumerate() {
         a.copy_from_slice(&net.b);
+        // Mirrored: files a–h reversed for a perspective whose own king is on files a–d.
+        let color = if p == 0 { horizon::Color::White } else { horizon::Color::Black };
+        let flip_files = net.mirrored && board.king_sq(color).index() % 8 < 4;
         for sq in 0..64usize {
             let s = horizon::Square::from_index(sq);
             let (Some(piece), Some(c)) = (board.piece_on(s), board.color_on(s)) else { continue };
             let side = usize::from(c.index() != p);
             let sqp = if p == 0 { sq } else { sq ^ 56 };
+            let sqp = if flip_files { sqp ^ 7 } else { sqp };
             let f = (side * 6 + piece.index()) * 64 + sqp;
             for (x, &w) in a.iter_mut().zip(&net.w[f * net.n..(f + 1) * net.n]) {
                 *x = x.wrapping_add(w);
@@ -403,7 +416,7 @@ fn tiny_training_run(buckets: usize) {
     assert_eq!((spec.n, spec.ow.len()), (TINY_HIDDEN, buckets));
     let ckpt = Checkpoint::load(&cfg.checkpoint).unwrap();
     assert_eq!((ckpt.epochs_done, ckpt.buckets), (8, buckets));
-    let l = Layout { n: TINY_HIDDEN, buckets };
+    let l = Layout { n: TINY_HIDDEN, buckets, features: FeatureSet::Plain };
     let q = |x: f32, s: f32| (x * s).round() as i64;
     assert!(ckpt.params[l.w()].iter().zip(&spec.w).all(|(&x, &y)| q(x, 255.0) == y as i64));
     assert!(ckpt.params[l.b()].iter().zip(&spec.b).all(|(&x, &y)| q(x, 255.0) == y as i64));
@@ -478,6 +491,97 @@ fn tiny_training_run(buckets: usize) {
     for p in [txt, bin, net.clone(), format!("{net}.ckpt"), bad] {
         let _ = std::fs::remove_file(p);
     }
+}
+
+/// A mirrored network end to end: one epoch on a small data file, the file written as
+/// version 3 with the mirrored set, the checkpoint remembering the set (a resumed run with
+/// `--features plain` is refused), and the engine reading the file and evaluating exactly as
+/// an independent decoder of the specification does.
+#[test]
+fn tiny_mirrored_training_run_is_read_by_the_engine() {
+    let lines = generated_lines(12, 120, 17);
+    let (txt, bin, net) = (temp_path("mirror.txt"), temp_path("mirror.bin"), temp_path("mirror.nnue"));
+    write_binary_data(&lines, &txt, &bin);
+    let mut cfg = Config::new(vec![bin.clone()], net.clone());
+    cfg.hidden = Some(TINY_HIDDEN);
+    cfg.output_buckets = Some(2);
+    cfg.features = Some(FeatureSet::Mirrored);
+    cfg.epochs = 1;
+    cfg.batch = 256;
+    cfg.threads = 2;
+    let mut out = Vec::new();
+    let reports = train::run(&cfg, &mut Output { line: &mut |s| out.push(s.to_string()), progress: &mut |_| {} })
+        .expect("a mirrored run");
+    assert_eq!(reports.len(), 1);
+    assert!(out.iter().any(|l| l.contains("mirrored features")), "{out:?}");
+
+    let bytes = std::fs::read(&net).unwrap();
+    let spec = decode_spec(&bytes);
+    assert!(spec.mirrored);
+    let engine_net = horizon::eval::nnue::network::Network::from_file(&net).expect("the engine reads the file");
+    assert_eq!(engine_net.feature_set, FeatureSet::Mirrored);
+    let ckpt = Checkpoint::load(&cfg.checkpoint).unwrap();
+    assert_eq!(ckpt.features, FeatureSet::Mirrored);
+    let l = ckpt.layout();
+    let mut sides = [0usize; 2];
+    for text in lines.iter().step_by(7) {
+        let rec = record_of_line(text).unwrap();
+        let board = rec.to_board().unwrap();
+        let int = horizon::eval::nnue::evaluate_board(&engine_net, &board);
+        assert_eq!(int, spec_eval(&spec, &board), "{}", board.to_fen());
+        let float = eval_cp(&ckpt.params, l, &rec.to_bytes(), 400.0);
+        assert!((float - int as f32).abs() <= 30.0 + 0.1 * float.abs(), "{}: float {float} int {int}", board.to_fen());
+        sides[(board.king_sq(board.side_to_move()).index() % 8 < 4) as usize] += 1;
+    }
+    assert!(sides[0] > 0 && sides[1] > 0, "kings on both halves: {sides:?}");
+
+    cfg.resume = Some(cfg.checkpoint.clone());
+    cfg.features = Some(FeatureSet::Plain);
+    cfg.epochs = 2;
+    let e = train::run(&cfg, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap_err();
+    assert!(matches!(e, train::TrainError::FeaturesMismatch { .. }), "{e:?}");
+    assert_eq!(e.to_string(), "--features plain differs from the checkpoint's feature set mirrored");
+    for p in [txt, bin, net.clone(), format!("{net}.ckpt")] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// The trainer's features of a record are the engine's features of the same position
+/// (`eval::nnue::for_each_feature`, on which the accumulator's refresh is built), in both
+/// feature sets, for positions with each king on either half.
+#[test]
+fn trainer_features_are_the_engine_s() {
+    use horizon::eval::nnue::for_each_feature;
+    use horizon::train::network::{features, MAX_ACTIVE};
+    let mut mirrored_perspectives = 0;
+    let positions = random_positions(1500, 23);
+    for board in &positions {
+        let raw = Record::from_board(board, 0, 1).to_bytes();
+        for set in FeatureSet::ALL {
+            let (mut white, mut black) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+            let count = features(&raw, set, &mut white, &mut black);
+            for (color, trainer) in [(horizon::Color::White, &white[..count]), (horizon::Color::Black, &black[..count])]
+            {
+                let mut engine = Vec::new();
+                for_each_feature(set, color, |c, p| board.colored(c, p), |f| engine.push(f as u16));
+                let mut trainer = trainer.to_vec();
+                trainer.sort_unstable();
+                engine.sort_unstable();
+                assert_eq!(trainer, engine, "{set} {color:?} {}", board.to_fen());
+                let plain =
+                    horizon::eval::nnue::feature_index(color, color, horizon::Piece::King, board.king_sq(color)) as u16;
+                if set == FeatureSet::Mirrored && !engine.contains(&plain) {
+                    mirrored_perspectives += 1;
+                }
+            }
+        }
+    }
+    // Perspectives that were mirrored (the king's feature moved), but far from all.
+    assert!(
+        mirrored_perspectives > positions.len() / 5 && mirrored_perspectives < positions.len() * 9 / 5,
+        "{mirrored_perspectives} of {} perspectives mirrored",
+        2 * positions.len()
+    );
 }
 
 /// A run interrupted after an epoch and resumed from that epoch's checkpoint ends with the
@@ -626,6 +730,10 @@ fn bad_arguments_are_one_line_with_exit_code_2() {
         ),
         (&["train", "a.bin"][..], "error: --out NET is required\n"),
         (
+            &["train", "a.bin", "--out", "n.nnue", "--features", "sideways"][..],
+            "error: --features must be 'plain' or 'mirrored', got 'sideways'\n",
+        ),
+        (
             &["convert", "a.txt", "--out", "b.bin", "--dedup", "--no-dedup"][..],
             "error: --dedup and --no-dedup exclude each other\n",
         ),
@@ -757,7 +865,7 @@ fn train_fits_the_wdl_scale_when_asked() {
 #[test]
 fn output_bucket_gradients_go_to_the_position_s_bucket() {
     let (n, buckets) = (16, 8);
-    let l = Layout { n, buckets };
+    let l = Layout { n, buckets, features: FeatureSet::Plain };
     let mut rng = SmallRng::seed_from_u64(21);
     let mut params: Vec<f32> = (0..l.param_count()).map(|_| rng.gen_range(-0.3f32..0.3)).collect();
     let spec = LossSpec { lambda: 0.0, wdl_scale: 400.0 };

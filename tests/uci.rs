@@ -1404,6 +1404,18 @@ fn nnue_options() {
     e.send("go depth 4");
     let (_, best) = e.bestmove(Duration::from_secs(30));
     legal_bestmove(&best, START_FEN, &[]);
+    // A mirrored network loads, says so, and plays (its king moves across the d/e line
+    // refresh the accumulators).
+    let mirrored = Network::random(12).with_feature_set(horizon::eval::nnue::FeatureSet::Mirrored).to_bytes();
+    let mirrored_path = write("mirrored.nnue", &mirrored);
+    e.send(&format!("setoption name EvalFile value {mirrored_path}"));
+    let lines = e.sync();
+    let want = format!("info string loaded network {mirrored_path}: hidden {HIDDEN}, mirrored features");
+    assert!(lines.contains(&want), "{lines:?}");
+    e.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    e.send("go nodes 5000");
+    let (_, best) = e.bestmove(Duration::from_secs(30));
+    legal_bestmove(&best, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", &[]);
     e.send("setoption name EvalFile value <internal>");
     let lines = e.sync();
     assert!(lines.iter().any(|l| *l == format!("info string loaded network <internal>: hidden {HIDDEN}")), "{lines:?}");

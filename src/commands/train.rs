@@ -5,6 +5,7 @@
 use super::args::{ArgError, Args, THREADS};
 use super::output::{emit, say};
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
+use crate::eval::nnue::FeatureSet;
 use crate::train::network::{HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use crate::train::{self, Config, Output, WdlScale};
 use std::io::IsTerminal;
@@ -12,13 +13,13 @@ use std::time::{Duration, Instant};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "train",
-    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--epochs E] [--lambda L] [--lr X] [--batch B]\n                                   [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit]",
+    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--features plain|mirrored] [--epochs E] [--lambda L] [--lr X] [--batch B]\n                                   [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit]",
     run,
     claims: None,
 };
 
 const USAGE: &str =
-    "usage: horizon train DATA.bin... --out NET.nnue [--hidden N] [--output-buckets B] [--epochs E] [--lambda L] \
+    "usage: horizon train DATA.bin... --out NET.nnue [--hidden N] [--output-buckets B] [--features plain|mirrored] [--epochs E] [--lambda L] \
 [--lr X] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit]";
 
 /// The progress line is redrawn this often on a terminal ...
@@ -48,6 +49,14 @@ fn hidden(text: &str) -> Result<usize, ArgError> {
     }
 }
 
+/// `--features`: the name of an input feature set.
+fn features(text: &str) -> Result<FeatureSet, Failure> {
+    FeatureSet::from_name(text).ok_or_else(|| {
+        let (plain, mirrored) = (FeatureSet::Plain, FeatureSet::Mirrored);
+        Failure::Input(format!("--features must be '{plain}' or '{mirrored}', got '{text}'"))
+    })
+}
+
 /// Reads the arguments into a training configuration.
 fn config(argv: &[String]) -> Result<Config, Failure> {
     let a = Args::parse(
@@ -56,6 +65,7 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
             "--out",
             "--hidden",
             "--output-buckets",
+            "--features",
             "--epochs",
             "--lambda",
             "--lr",
@@ -74,6 +84,7 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
     let mut cfg = Config::new(data, out.to_string());
     cfg.hidden = a.value("--hidden").map(hidden).transpose()?;
     cfg.output_buckets = a.number("--output-buckets", 1..=MAX_OUTPUT_BUCKETS)?;
+    cfg.features = a.value("--features").map(features).transpose()?;
     cfg.epochs = a.number("--epochs", EPOCHS)?.unwrap_or(cfg.epochs);
     cfg.lambda = a.real("--lambda", 0.0..=1.0)?.map_or(cfg.lambda, |x| x as f32);
     cfg.lr = a.real("--lr", LR)?.map_or(cfg.lr, |x| x as f32);

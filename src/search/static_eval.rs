@@ -73,7 +73,7 @@ impl Searcher {
     #[inline]
     pub(super) fn make_move(&mut self, ply: usize, m: Move) {
         if let Some(n) = self.nnue.as_mut() {
-            n.stack.push_move(ply, &self.board, m);
+            n.stack.push_move(ply, &n.net, &self.board, m);
         }
         self.board.make(m);
     }

@@ -13,15 +13,17 @@
 //! | 32 | random generator state u64 (SplitMix64, after the last epoch's shuffle) |
 //! | 40 | optimiser step count u64 |
 //! | 48 | output buckets B u32 |
-//! | 52 | reserved u32 = 0 |
+//! | 52 | input feature set u32: 0 plain, 1 mirrored (reserved and 0 before mirroring) |
 //! | 56 | parameters f32 `[P]`, then Adam's first moments `[P]`, then second moments `[P]` |
 //! | end−8 | FNV-1a 64 of every byte before it |
 //!
 //! `P = 769·N + B·(2N + 1)` (see `network::Layout`). Version 1, from before output buckets,
-//! is the same without the two fields at 48 (B = 1, parameters from 48); it is still read.
+//! is the same without the two fields at 48 (B = 1, plain, parameters from 48); it is still
+//! read.
 
 use super::adamw::AdamW;
 use super::network::{Layout, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
+use crate::eval::nnue::FeatureSet;
 use crate::hash::fnv1a64;
 use std::fmt;
 
@@ -44,6 +46,8 @@ pub enum CheckpointError {
     Version(u32),
     Hidden(usize),
     Buckets(usize),
+    /// An input feature set code this build does not know.
+    FeatureSet(u32),
     /// Not the size the header's hidden size and bucket count call for.
     Size {
         len: usize,
@@ -69,6 +73,12 @@ impl fmt::Display for CheckpointError {
             CheckpointError::Buckets(b) => {
                 write!(f, "checkpoint: output bucket count {b} out of range (1..={MAX_OUTPUT_BUCKETS})")
             }
+            CheckpointError::FeatureSet(code) => write!(
+                f,
+                "checkpoint: unknown input feature set {code} (expected {} = plain or {} = mirrored)",
+                FeatureSet::Plain.code(),
+                FeatureSet::Mirrored.code()
+            ),
             CheckpointError::Size { len, want, hidden, buckets } => write!(
                 f,
                 "checkpoint: size {len} bytes, expected {want} for hidden size {hidden} and {buckets} output bucket(s)"
@@ -105,6 +115,7 @@ impl std::error::Error for LoadError {}
 pub struct Checkpoint {
     pub hidden: usize,
     pub buckets: usize,
+    pub features: FeatureSet,
     pub epochs_done: u32,
     pub val_share: f32,
     pub seed: u64,
@@ -120,7 +131,7 @@ fn size_for(header: usize, l: Layout) -> usize {
 impl Checkpoint {
     /// The parameters' layout.
     pub fn layout(&self) -> Layout {
-        Layout { n: self.hidden, buckets: self.buckets }
+        Layout { n: self.hidden, buckets: self.buckets, features: self.features }
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -134,7 +145,7 @@ impl Checkpoint {
         b.extend_from_slice(&self.rng_state.to_le_bytes());
         b.extend_from_slice(&self.adam.step.to_le_bytes());
         b.extend_from_slice(&(self.buckets as u32).to_le_bytes());
-        b.extend_from_slice(&0u32.to_le_bytes());
+        b.extend_from_slice(&self.features.code().to_le_bytes());
         for v in [&self.params, &self.adam.m, &self.adam.v] {
             for x in v.iter() {
                 b.extend_from_slice(&x.to_le_bytes());
@@ -164,17 +175,18 @@ impl Checkpoint {
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_MULTIPLE) {
             return Err(CheckpointError::Hidden(hidden));
         }
-        let (header, buckets) = if version == VERSION_ONE_BUCKET {
-            (HEADER_SIZE_V1, 1)
+        let (header, buckets, set_code) = if version == VERSION_ONE_BUCKET {
+            (HEADER_SIZE_V1, 1, FeatureSet::Plain.code())
         } else if b.len() < HEADER_SIZE + 8 {
             return Err(CheckpointError::TooShort(b.len()));
         } else {
-            (HEADER_SIZE, u32_at(48) as usize)
+            (HEADER_SIZE, u32_at(48) as usize, u32_at(52))
         };
         if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
             return Err(CheckpointError::Buckets(buckets));
         }
-        let layout = Layout { n: hidden, buckets };
+        let features = FeatureSet::from_code(set_code).ok_or(CheckpointError::FeatureSet(set_code))?;
+        let layout = Layout { n: hidden, buckets, features };
         let want = size_for(header, layout);
         if b.len() != want {
             return Err(CheckpointError::Size { len: b.len(), want, hidden, buckets });
@@ -196,6 +208,7 @@ impl Checkpoint {
         Ok(Checkpoint {
             hidden,
             buckets,
+            features,
             epochs_done: u32_at(16),
             val_share,
             seed: u64_at(24),

@@ -5,6 +5,7 @@ use super::checkpoint::LoadError;
 use super::export::WriteError;
 use super::network::{HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use crate::data::read::FileError;
+use crate::eval::nnue::FeatureSet;
 use std::fmt;
 
 /// Why a training run stopped. Each prints as one line.
@@ -18,6 +19,8 @@ pub enum TrainError {
     HiddenMismatch { given: usize, checkpoint: usize },
     /// `--output-buckets` contradicts the checkpoint's bucket count.
     BucketsMismatch { given: usize, checkpoint: usize },
+    /// `--features` contradicts the checkpoint's input feature set.
+    FeaturesMismatch { given: FeatureSet, checkpoint: FeatureSet },
     /// A hidden size the network format does not allow.
     HiddenSize(usize),
     /// An output bucket count the network format does not allow.
@@ -47,6 +50,9 @@ impl fmt::Display for TrainError {
             }
             TrainError::BucketsMismatch { given, checkpoint } => {
                 write!(f, "--output-buckets {given} differs from the checkpoint's bucket count {checkpoint}")
+            }
+            TrainError::FeaturesMismatch { given, checkpoint } => {
+                write!(f, "--features {given} differs from the checkpoint's feature set {checkpoint}")
             }
             TrainError::HiddenSize(n) => write!(
                 f,

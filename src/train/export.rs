@@ -5,13 +5,14 @@
 //! | offset | field |
 //! |---|---|
 //! | 0 | magic `b"HZNNUE\0\0"` |
-//! | 8 | format version u32: 1 with one output bucket, 2 with more |
+//! | 8 | format version u32: plain networks 1 with one output bucket, 2 with more; mirrored 3 |
 //! | 12 | input count u32 = 768 |
 //! | 16 | hidden size N u32 (1..=4096, a multiple of 16) |
 //! | 20 | activation u32: 1 = SCReLU |
 //! | 24 | QA u32, 28 QB u32, 32 SCALE u32 |
-//! | 36 | output buckets B u32 (1..=8) in version 2; reserved, 0, in version 1 (B = 1) |
-//! | 40 | feature weights i16 `[768][N]`, feature-major |
+//! | 36 | output buckets B u32 (1..=8) in versions 2 and 3; reserved, 0, in version 1 (B = 1) |
+//! | 40 | version 3 only: feature set u32, 0 plain, 1 mirrored (versions 1 and 2 are plain) |
+//! | 40 (44) | feature weights i16 `[768][N]`, feature-major |
 //! |    | feature bias i16 `[N]` |
 //! |    | output weights i16 `[B][2N]` (per bucket, side to move first) |
 //! |    | output biases i32 `[B]` |
@@ -27,7 +28,7 @@ use crate::eval::nnue::network::header_bytes;
 use crate::hash::fnv1a64;
 
 // The format's constants are the engine's reader's, defined once in `eval::nnue`.
-pub use crate::eval::nnue::network::file_size;
+pub use crate::eval::nnue::network::{file_size, file_size_with};
 pub use crate::eval::nnue::{QA, QB, SCALE};
 
 /// `round(x · scale)` as an i16, saturating (clipping during training keeps it in range).
@@ -37,8 +38,8 @@ fn q16(x: f32, scale: i32) -> i16 {
 
 /// The quantised network file of float parameters `params` laid out as `l`.
 pub fn network_bytes(params: &[f32], l: Layout) -> Vec<u8> {
-    let mut out = Vec::with_capacity(file_size(l.n, l.buckets));
-    out.extend_from_slice(&header_bytes(l.n, l.buckets));
+    let mut out = Vec::with_capacity(file_size_with(l.n, l.buckets, l.features));
+    out.extend_from_slice(&header_bytes(l.n, l.buckets, l.features));
     for &x in &params[l.w()] {
         out.extend_from_slice(&q16(x, QA).to_le_bytes());
     }
@@ -54,7 +55,7 @@ pub fn network_bytes(params: &[f32], l: Layout) -> Vec<u8> {
     }
     let sum = fnv1a64(&out);
     out.extend_from_slice(&sum.to_le_bytes());
-    debug_assert_eq!(out.len(), file_size(l.n, l.buckets));
+    debug_assert_eq!(out.len(), file_size_with(l.n, l.buckets, l.features));
     out
 }
 

@@ -29,6 +29,7 @@ pub mod network;
 
 use crate::data::read;
 use crate::data::record::RawRecord;
+use crate::eval::nnue::FeatureSet;
 use crate::rng::SplitMix64;
 use adamw::AdamW;
 use checkpoint::Checkpoint;
@@ -81,6 +82,8 @@ pub struct Config {
     pub hidden: Option<usize>,
     /// `None`: [`DEFAULT_OUTPUT_BUCKETS`], or the checkpoint's when resuming.
     pub output_buckets: Option<usize>,
+    /// The input feature set; `None`: plain, or the checkpoint's when resuming.
+    pub features: Option<FeatureSet>,
     /// Total epochs (a resumed run continues up to this number).
     pub epochs: u32,
     pub lambda: f32,
@@ -103,6 +106,7 @@ impl Config {
             out,
             hidden: None,
             output_buckets: None,
+            features: None,
             epochs: DEFAULT_EPOCHS,
             lambda: DEFAULT_LAMBDA,
             lr: DEFAULT_LR,
@@ -223,7 +227,7 @@ fn train_batch(
 pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainError> {
     // 1. The starting state: a checkpoint, or fresh weights.
     let resumed = cfg.resume.as_deref().map(Checkpoint::load).transpose()?;
-    let (n, buckets, seed, val_share) = match &resumed {
+    let (n, buckets, features, seed, val_share) = match &resumed {
         Some(c) => {
             if let Some(h) = cfg.hidden.filter(|&h| h != c.hidden) {
                 return Err(TrainError::HiddenMismatch { given: h, checkpoint: c.hidden });
@@ -231,11 +235,15 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
             if let Some(b) = cfg.output_buckets.filter(|&b| b != c.buckets) {
                 return Err(TrainError::BucketsMismatch { given: b, checkpoint: c.buckets });
             }
-            (c.hidden, c.buckets, c.seed, c.val_share)
+            if let Some(f) = cfg.features.filter(|&f| f != c.features) {
+                return Err(TrainError::FeaturesMismatch { given: f, checkpoint: c.features });
+            }
+            (c.hidden, c.buckets, c.features, c.seed, c.val_share)
         }
         None => (
             cfg.hidden.unwrap_or(DEFAULT_HIDDEN),
             cfg.output_buckets.unwrap_or(DEFAULT_OUTPUT_BUCKETS),
+            cfg.features.unwrap_or_default(),
             cfg.seed.unwrap_or(DEFAULT_SEED),
             cfg.val.unwrap_or(DEFAULT_VAL),
         ),
@@ -246,7 +254,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
         return Err(TrainError::BucketCount(buckets));
     }
-    let layout = Layout { n, buckets };
+    let layout = Layout { n, buckets, features };
 
     // 2. Data, shuffled with the seed and split.
     let load_start = Instant::now();
@@ -318,7 +326,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     };
     let threads = cfg.threads.max(1);
     (out.line)(&format!(
-        "network (768 -> {n}) x 2 -> 1, {buckets} output bucket(s), {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, wdl scale {wdl_scale}, lr {} (cosine to x{LR_FINAL_FRACTION}), epochs {first_epoch}..={}",
+        "network (768 -> {n}) x 2 -> 1, {features} features, {buckets} output bucket(s), {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, wdl scale {wdl_scale}, lr {} (cosine to x{LR_FINAL_FRACTION}), epochs {first_epoch}..={}",
         layout.param_count(),
         cfg.batch,
         cfg.lambda,
@@ -367,6 +375,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         let ckpt = Checkpoint {
             hidden: n,
             buckets,
+            features,
             epochs_done: epoch,
             val_share,
             seed,

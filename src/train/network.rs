@@ -6,13 +6,15 @@
 //! SCReLU (`clamp(x, 0, 1)²`), and one output from `[side to move, other side]`:
 //! `out = Σ screlu(us)·ow[..N] + Σ screlu(them)·ow[N..] + ob`, with `out · SCALE ≈ centipawns`,
 //! where `ow` and `ob` are those of the position's output bucket (one of `B`, chosen by the
-//! number of pieces: `eval::nnue::output_bucket`).
+//! number of pieces: `eval::nnue::output_bucket`). In the mirrored feature set a
+//! perspective whose own king stands on files a–d sees every square mirrored left–right too
+//! (`eval::nnue::mirror_mask`), exactly as the engine does.
 //!
 //! All parameters live in one flat `f32` vector (see [`Layout`]) so the optimiser, the
 //! gradient reduction and checkpoints treat them alike.
 
 use crate::data::record::RawRecord;
-use crate::eval::nnue::{output_bucket, raw_feature_index, SCALE};
+use crate::eval::nnue::{mirror_mask, output_bucket, raw_feature_index, FeatureSet, SCALE};
 use crate::rng::SplitMix64;
 
 /// Inputs per perspective (2 sides × 6 pieces × 64 squares), the hidden sizes the file
@@ -31,18 +33,21 @@ pub const INIT_OUTPUT_RANGE: f32 = 0.1;
 /// stay far inside i16 after quantisation).
 pub const FEATURE_CLIP: f32 = 1.98;
 
-/// Where each parameter block lies in the flat vector, for hidden size `n` and `buckets`
-/// output buckets. With one bucket it is the layout from before output buckets.
+/// The network's shape: where each parameter block lies in the flat vector, for hidden size
+/// `n` and `buckets` output buckets (with one bucket it is the layout from before output
+/// buckets), and the input feature set, which changes no parameter but which features a
+/// position activates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub n: usize,
     pub buckets: usize,
+    pub features: FeatureSet,
 }
 
 impl Layout {
-    /// The layout of a network with one output bucket.
+    /// The layout of a plain network with one output bucket.
     pub fn single(n: usize) -> Layout {
-        Layout { n, buckets: 1 }
+        Layout { n, buckets: 1, features: FeatureSet::Plain }
     }
     /// Feature weights `[768][n]`, feature-major.
     pub fn w(&self) -> std::ops::Range<usize> {
@@ -84,11 +89,21 @@ pub fn init_params(l: Layout, rng: &mut SplitMix64) -> Vec<f32> {
     p
 }
 
-/// The active feature indices of a record for White's and Black's perspective; returns how
-/// many there are (the number of pieces). The record must be valid (decoded once when loaded).
+/// The piece code of a king (0 pawn … 5 king) in a record.
+const KING: usize = 5;
+
+/// The active feature indices of a record in feature set `set` for White's and Black's
+/// perspective; returns how many there are (the number of pieces). The record must be valid
+/// (decoded once when loaded).
 #[inline(always)]
-pub fn features(raw: &RawRecord, white: &mut [u16; MAX_ACTIVE], black: &mut [u16; MAX_ACTIVE]) -> usize {
+pub fn features(
+    raw: &RawRecord,
+    set: FeatureSet,
+    white: &mut [u16; MAX_ACTIVE],
+    black: &mut [u16; MAX_ACTIVE],
+) -> usize {
     let mut occ = u64::from_le_bytes([raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7]]);
+    let mut kings = [0usize; 2];
     let mut i = 0;
     while occ != 0 && i < MAX_ACTIVE {
         let sq = occ.trailing_zeros() as usize;
@@ -97,7 +112,20 @@ pub fn features(raw: &RawRecord, white: &mut [u16; MAX_ACTIVE], black: &mut [u16
         let (c, p) = (v >> 3, (v & 7).min(5));
         white[i] = raw_feature_index(0, c, p, sq) as u16;
         black[i] = raw_feature_index(1, c, p, sq) as u16;
+        if p == KING {
+            kings[c] = sq;
+        }
         i += 1;
+    }
+    // Mirroring a square is XORing its index with a mask, and so is mirroring a feature
+    // (its low six bits are the square): the plain features, each perspective's masked.
+    if set == FeatureSet::Mirrored {
+        for (feats, king) in [(&mut *white, kings[0]), (&mut *black, kings[1])] {
+            let mask = mirror_mask(set, king) as u16;
+            for f in &mut feats[..i] {
+                *f ^= mask;
+            }
+        }
     }
     i
 }
@@ -268,7 +296,7 @@ fn run_slice_body(
     let factor = spec.out_factor();
     for raw in records {
         // 1. Active features, side to move's perspective first.
-        let count = features(raw, &mut white, &mut black);
+        let count = features(raw, l.features, &mut white, &mut black);
         let (us, them) =
             if raw[24] == 0 { (&white[..count], &black[..count]) } else { (&black[..count], &white[..count]) };
 
@@ -322,7 +350,7 @@ pub fn eval_cp(params: &[f32], l: Layout, raw: &RawRecord, scale: f32) -> f32 {
     let n = l.n;
     let mut white = [0u16; MAX_ACTIVE];
     let mut black = [0u16; MAX_ACTIVE];
-    let count = features(raw, &mut white, &mut black);
+    let count = features(raw, l.features, &mut white, &mut black);
     let (us, them) = if raw[24] == 0 { (&white[..count], &black[..count]) } else { (&black[..count], &white[..count]) };
     let mut s = Scratch::new(n);
     accumulate(&mut s.acc_us, &params[l.b()], &params[l.w()], us, n);

@@ -320,10 +320,15 @@ impl Engine {
             if path == INTERNAL_NAME { Ok(nnue::default_network()) } else { Network::from_file(path).map(Arc::from) };
         match loaded {
             Ok(net) => {
+                // Plain networks keep the line they always had; a mirrored one says so.
+                let set = match net.feature_set {
+                    nnue::FeatureSet::Plain => String::new(),
+                    other => format!(", {other} features"),
+                };
                 self.network = net;
                 self.options.eval_file = path.to_string();
                 self.evaluation_changed = true;
-                send(&format!("info string loaded network {path}: hidden {}", nnue::HIDDEN));
+                send(&format!("info string loaded network {path}: hidden {}{set}", nnue::HIDDEN));
             }
             Err(e) => send(&format!("info string error: {e}; keeping network {}", self.options.eval_file)),
         }

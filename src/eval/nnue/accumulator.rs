@@ -5,8 +5,19 @@
 //! (castling: king and rook off, king and rook on; a capture-promotion: the pawn and the
 //! victim off, the new piece on), so the child's accumulator is the parent's plus one or
 //! two columns and minus one or two: a [`Delta`], whose shapes (none, move, capture,
-//! castling) are the only ones a move makes. With this input set (no king buckets) a king
-//! move is a move like any other and never needs a refresh.
+//! castling) are the only ones a move makes. With the plain input set a king move is a move
+//! like any other and never needs a refresh.
+//!
+//! # Mirrored networks: a refresh when the king crosses the d/e line
+//! In the mirrored set ([`FeatureSet::Mirrored`]) a perspective whose king stands on files
+//! a–d sees every square mirrored left–right. A delta is then built with each perspective's
+//! current mirroring (the king did not move for the side not moving, nor for the side
+//! moving unless the move is a king move or castling). A king move that takes the king
+//! across the line changes every feature of its side's perspective: that ply records a
+//! refresh of that perspective instead, with the pieces as they stand after the move (a
+//! [`Placement`], about 100 bytes), and the other perspective follows its delta as usual.
+//! The refresh is computed lazily like any other ply, only when a node at or above it is
+//! evaluated. Plain networks never record one: the feature set is checked once per move.
 //!
 //! # Lazy updates on the search stack
 //! The [`AccumulatorStack`] keeps one accumulator per ply. Making a move only records its
@@ -15,9 +26,10 @@
 //! order. A node cut off before evaluating (a hash cutoff, a draw, mate distance) then costs
 //! no vector work at all. A null move records an empty delta (a plain copy when needed).
 
-use super::features::{feature_index, HIDDEN};
+use super::features::{feature_index, for_each_feature, mirror_mask, FeatureSet, HIDDEN};
 use super::network::{Column, Network};
 use super::simd;
+use crate::bitboard::Bitboard;
 use crate::board::{castle_destinations, Board};
 use crate::moves::{Move, MoveKind};
 use crate::types::{Color, Piece, Square};
@@ -46,37 +58,46 @@ impl Accumulator {
     /// Recomputes this accumulator from scratch for `board`.
     pub fn refresh(&mut self, net: &Network, board: &Board) {
         for perspective in Color::ALL {
-            let out = &mut self.values[perspective.index()];
-            *out = net.feature_bias;
-            for color in Color::ALL {
-                for piece in Piece::ALL {
-                    for sq in board.colored(color, piece) {
-                        let column = &net.feature_weights[feature_index(perspective, color, piece, sq)];
-                        // In place, lane by lane (the compiler vectorises it): the same
-                        // wrapping i16 sums as the update kernels.
-                        for (o, w) in out.0.iter_mut().zip(column.0) {
-                            *o = o.wrapping_add(w);
-                        }
-                    }
-                }
-            }
+            self.refresh_perspective(net, perspective, |c, p| board.colored(c, p));
         }
+    }
+
+    /// Recomputes `perspective`'s half from scratch for the position whose piece sets are
+    /// `colored(color, piece)`: the bias plus the column of every active feature.
+    #[inline]
+    fn refresh_perspective(&mut self, net: &Network, perspective: Color, colored: impl Fn(Color, Piece) -> Bitboard) {
+        let out = &mut self.values[perspective.index()];
+        *out = net.feature_bias;
+        for_each_feature(net.feature_set, perspective, colored, |f| {
+            // In place, lane by lane (the compiler vectorises it): the same wrapping i16
+            // sums as the update kernels.
+            for (o, w) in out.0.iter_mut().zip(net.feature_weights[f].0) {
+                *o = o.wrapping_add(w);
+            }
+        });
     }
 
     /// This accumulator with `delta` applied, written into `out`.
     #[inline]
     pub fn apply(&self, net: &Network, delta: &Delta, out: &mut Accumulator) {
-        for p in 0..2 {
-            let inp = &self.values[p];
-            let o = &mut out.values[p];
-            let column = |f: &Feature| &net.feature_weights[f[p] as usize];
-            match delta {
-                Delta::None => *o = *inp,
-                Delta::Move { add, sub } => simd::update(o, inp, [column(add)], [column(sub)]),
-                Delta::Capture { add, subs: [s0, s1] } => simd::update(o, inp, [column(add)], [column(s0), column(s1)]),
-                Delta::Castle { adds: [a0, a1], subs: [s0, s1] } => {
-                    simd::update(o, inp, [column(a0), column(a1)], [column(s0), column(s1)])
-                }
+        for p in Color::ALL {
+            self.apply_perspective(net, delta, p, out);
+        }
+    }
+
+    /// Perspective `p`'s half of [`Accumulator::apply`].
+    #[inline(always)]
+    fn apply_perspective(&self, net: &Network, delta: &Delta, p: Color, out: &mut Accumulator) {
+        let p = p.index();
+        let inp = &self.values[p];
+        let o = &mut out.values[p];
+        let column = |f: &Feature| &net.feature_weights[f[p] as usize];
+        match delta {
+            Delta::None => *o = *inp,
+            Delta::Move { add, sub } => simd::update(o, inp, [column(add)], [column(sub)]),
+            Delta::Capture { add, subs: [s0, s1] } => simd::update(o, inp, [column(add)], [column(s0), column(s1)]),
+            Delta::Castle { adds: [a0, a1], subs: [s0, s1] } => {
+                simd::update(o, inp, [column(a0), column(a1)], [column(s0), column(s1)])
             }
         }
     }
@@ -104,61 +125,133 @@ impl Delta {
     /// No change (a null move).
     pub const NONE: Delta = Delta::None;
 
-    /// The feature of `color`'s `piece` on `sq`.
+    /// The feature of `color`'s `piece` on `sq`, each perspective's index XORed with its
+    /// mirror mask (`[0, 0]` in the plain set).
     #[inline(always)]
-    fn feature(color: Color, piece: Piece, sq: Square) -> Feature {
-        [feature_index(Color::White, color, piece, sq) as u16, feature_index(Color::Black, color, piece, sq) as u16]
+    fn feature(color: Color, piece: Piece, sq: Square, masks: Masks) -> Feature {
+        [
+            feature_index(Color::White, color, piece, sq) as u16 ^ masks[0],
+            feature_index(Color::Black, color, piece, sq) as u16 ^ masks[1],
+        ]
     }
 
     /// `piece` of the side to move going from `from` to `to` (changing into `arrives` on
     /// the way: a promotion), taking whatever stands on `to`.
     #[inline(always)]
-    fn displacement(board: &Board, piece: Piece, arrives: Piece, from: Square, to: Square) -> Delta {
+    fn displacement(board: &Board, piece: Piece, arrives: Piece, from: Square, to: Square, masks: Masks) -> Delta {
         let us = board.side_to_move();
-        let add = Delta::feature(us, arrives, to);
-        let sub = Delta::feature(us, piece, from);
+        let add = Delta::feature(us, arrives, to, masks);
+        let sub = Delta::feature(us, piece, from, masks);
         match board.piece_on(to) {
-            Some(victim) => Delta::Capture { add, subs: [sub, Delta::feature(us.flip(), victim, to)] },
+            Some(victim) => Delta::Capture { add, subs: [sub, Delta::feature(us.flip(), victim, to, masks)] },
             None => Delta::Move { add, sub },
         }
     }
 
-    /// The feature changes of the legal move `m` on `board` (before it is made).
+    /// The feature changes of the legal move `m` on `board` (before it is made) for a plain
+    /// network.
     #[inline]
     pub fn of_move(board: &Board, m: Move) -> Delta {
+        Delta::of_move_masked(board, m, [0, 0])
+    }
+
+    /// The feature changes of the legal move `m` on `board` (before it is made) with each
+    /// perspective's features XORed with its mirror mask `masks[perspective]`. For the
+    /// perspective whose king crosses the mirror line the result is meaningless: that
+    /// perspective is refreshed instead ([`AccumulatorStack::push_move`]).
+    #[inline(always)]
+    fn of_move_masked(board: &Board, m: Move, masks: Masks) -> Delta {
         let us = board.side_to_move();
         let (from, to) = (m.from(), m.to());
         match m.kind() {
             MoveKind::Normal => {
                 let piece = board.piece_on(from).expect("delta: no piece on from-square");
-                Delta::displacement(board, piece, piece, from, to)
+                Delta::displacement(board, piece, piece, from, to, masks)
             }
-            MoveKind::Promotion => Delta::displacement(board, Piece::Pawn, m.promotion(), from, to),
+            MoveKind::Promotion => Delta::displacement(board, Piece::Pawn, m.promotion(), from, to, masks),
             MoveKind::EnPassant => Delta::Capture {
-                add: Delta::feature(us, Piece::Pawn, to),
-                subs: [Delta::feature(us, Piece::Pawn, from), Delta::feature(us.flip(), Piece::Pawn, to.ep_victim())],
+                add: Delta::feature(us, Piece::Pawn, to, masks),
+                subs: [
+                    Delta::feature(us, Piece::Pawn, from, masks),
+                    Delta::feature(us.flip(), Piece::Pawn, to.ep_victim(), masks),
+                ],
             },
             MoveKind::Castle => {
                 // Encoded king-takes-own-rook. In Chess960 the king or the rook may land on
                 // a square one of them left (or stay put): the columns then cancel exactly.
                 let (king_to, rook_to) = castle_destinations(us, m.castle_side());
                 Delta::Castle {
-                    adds: [Delta::feature(us, Piece::King, king_to), Delta::feature(us, Piece::Rook, rook_to)],
-                    subs: [Delta::feature(us, Piece::King, from), Delta::feature(us, Piece::Rook, to)],
+                    adds: [
+                        Delta::feature(us, Piece::King, king_to, masks),
+                        Delta::feature(us, Piece::Rook, rook_to, masks),
+                    ],
+                    subs: [Delta::feature(us, Piece::King, from, masks), Delta::feature(us, Piece::Rook, to, masks)],
                 }
             }
         }
     }
 }
 
+/// Each perspective's mirror mask, `[white, black]`, XORed into its feature indices.
+type Masks = [u16; 2];
+
+/// The pieces of a position by colour and kind: what a refresh of one perspective needs
+/// when the board it stands for is not at hand (a ply below the one evaluated).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Placement {
+    colored: [[Bitboard; 6]; 2],
+}
+
+impl Placement {
+    /// The pieces of `board` after the legal king move or castling `m` (before it is made),
+    /// the king landing on `king_to`.
+    fn after_king_move(board: &Board, m: Move, king_to: Square) -> Placement {
+        let mut p = Placement::default();
+        for c in Color::ALL {
+            for piece in Piece::ALL {
+                p.colored[c.index()][piece.index()] = board.colored(c, piece);
+            }
+        }
+        let us = board.side_to_move();
+        p.remove(us, Piece::King, m.from());
+        if m.kind() == MoveKind::Castle {
+            // Off before on, per piece kind: in Chess960 a destination may be a square
+            // the king or the rook left.
+            let (_, rook_to) = castle_destinations(us, m.castle_side());
+            p.remove(us, Piece::Rook, m.to());
+            p.add(us, Piece::Rook, rook_to);
+        } else if let Some(victim) = board.piece_on(m.to()) {
+            p.remove(us.flip(), victim, m.to());
+        }
+        p.add(us, Piece::King, king_to);
+        p
+    }
+
+    #[inline(always)]
+    fn colored(&self, c: Color, piece: Piece) -> Bitboard {
+        self.colored[c.index()][piece.index()]
+    }
+
+    fn remove(&mut self, c: Color, piece: Piece, sq: Square) {
+        self.colored[c.index()][piece.index()] &= !sq.bb();
+    }
+
+    fn add(&mut self, c: Color, piece: Piece, sq: Square) {
+        self.colored[c.index()][piece.index()] |= sq.bb();
+    }
+}
+
 /// One ply of the stack: the accumulator (valid when `computed`) and the delta that leads
-/// to this ply from the one below.
+/// to this ply from the one below; with `refresh` set, that perspective is instead computed
+/// from scratch from `placement` (a mirrored network's king crossing the mirror line).
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Entry {
     acc: Accumulator,
     delta: Delta,
     computed: bool,
+    refresh: Option<Color>,
+    placement: Placement,
 }
 
 /// Accumulators per ply of a search, computed lazily (see the module documentation).
@@ -180,12 +273,41 @@ impl AccumulatorStack {
     }
 
     /// Records that ply `ply + 1` is ply `ply` after the legal move `m` on `board` (before
-    /// `board.make(m)`).
+    /// `board.make(m)`), for network `net` (whose feature set decides the features).
     #[inline]
-    pub fn push_move(&mut self, ply: usize, board: &Board, m: Move) {
+    pub fn push_move(&mut self, ply: usize, net: &Network, board: &Board, m: Move) {
         let e = &mut self.entries[ply + 1];
-        e.delta = Delta::of_move(board, m);
         e.computed = false;
+        match net.feature_set {
+            FeatureSet::Plain => {
+                e.delta = Delta::of_move(board, m);
+                e.refresh = None;
+            }
+            FeatureSet::Mirrored => AccumulatorStack::record_mirrored(e, board, m),
+        }
+    }
+
+    /// [`AccumulatorStack::push_move`] for a mirrored network: the delta with each
+    /// perspective's mirroring before the move and, when the move takes the mover's king
+    /// across the mirror line, a refresh of the mover's perspective from the pieces after it.
+    fn record_mirrored(e: &mut Entry, board: &Board, m: Move) {
+        let set = FeatureSet::Mirrored;
+        let mask = |c: Color| mirror_mask(set, board.king_sq(c).index()) as u16;
+        let masks = [mask(Color::White), mask(Color::Black)];
+        e.delta = Delta::of_move_masked(board, m, masks);
+        e.refresh = None;
+        let us = board.side_to_move();
+        let king_to = match m.kind() {
+            MoveKind::Castle => Some(castle_destinations(us, m.castle_side()).0),
+            MoveKind::Normal if m.from() == board.king_sq(us) => Some(m.to()),
+            _ => None,
+        };
+        if let Some(king_to) = king_to {
+            if mirror_mask(set, king_to.index()) as u16 != masks[us.index()] {
+                e.refresh = Some(us);
+                e.placement = Placement::after_king_move(board, m, king_to);
+            }
+        }
     }
 
     /// Records that ply `ply + 1` is ply `ply` after a null move.
@@ -193,6 +315,7 @@ impl AccumulatorStack {
     pub fn push_null(&mut self, ply: usize) {
         let e = &mut self.entries[ply + 1];
         e.delta = Delta::NONE;
+        e.refresh = None;
         e.computed = false;
     }
 
@@ -210,7 +333,14 @@ impl AccumulatorStack {
                 let (below, above) = self.entries.split_at_mut(p);
                 let parent = &below[p - 1].acc;
                 let child = &mut above[0];
-                parent.apply(net, &child.delta, &mut child.acc);
+                match child.refresh {
+                    None => parent.apply(net, &child.delta, &mut child.acc),
+                    Some(mover) => {
+                        parent.apply_perspective(net, &child.delta, mover.flip(), &mut child.acc);
+                        let placement = child.placement;
+                        child.acc.refresh_perspective(net, mover, |c, p| placement.colored(c, p));
+                    }
+                }
                 child.computed = true;
             }
         }

@@ -1,7 +1,9 @@
-//! The network's shape: input and hidden sizes, quantisation constants, and the input feature
-//! of a piece (see `docs/nnue.md`). Everything else in `nnue` builds on these.
+//! The network's shape: input and hidden sizes, quantisation constants, the feature sets, and
+//! the input feature of a piece (see `docs/nnue.md`). Everything else in `nnue` builds on these.
 
+use crate::bitboard::Bitboard;
 use crate::types::{Color, Piece, Square};
+use std::fmt;
 
 /// Input features per perspective: 2 sides × 6 pieces × 64 squares.
 pub const INPUTS: usize = 768;
@@ -36,9 +38,120 @@ pub const fn output_bucket(pieces: u32, buckets: usize) -> usize {
     above_kings as usize * buckets / 32
 }
 
+/// How a perspective's pieces become input features. Both sets have the same 768 inputs and
+/// the same parameters; they differ in which square a piece is seen on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum FeatureSet {
+    /// `(piece, square)` with the square flipped vertically for Black: the first networks'.
+    #[default]
+    Plain = 0,
+    /// As `Plain`, and for a perspective whose own king stands on files a–d, every square is
+    /// also flipped left–right (the file mirrored), so that the perspective always sees its
+    /// king on files e–h. A king move across the d/e line changes that perspective's whole
+    /// input (see [`mirror_mask`]).
+    Mirrored = 1,
+}
+
+impl FeatureSet {
+    /// Both sets, by code.
+    pub const ALL: [FeatureSet; 2] = [FeatureSet::Plain, FeatureSet::Mirrored];
+
+    /// The set's code in the network file's header.
+    #[inline(always)]
+    pub const fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// The set with header code `code`, if there is one.
+    pub const fn from_code(code: u32) -> Option<FeatureSet> {
+        match code {
+            0 => Some(FeatureSet::Plain),
+            1 => Some(FeatureSet::Mirrored),
+            _ => None,
+        }
+    }
+
+    /// The set's name, as the trainer's `--features` flag takes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureSet::Plain => "plain",
+            FeatureSet::Mirrored => "mirrored",
+        }
+    }
+
+    /// The set called `name` ([`FeatureSet::name`]), if there is one.
+    pub fn from_name(name: &str) -> Option<FeatureSet> {
+        FeatureSet::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+impl fmt::Display for FeatureSet {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// XORed into a square index (a1 = 0) to mirror its file (a <-> h). A feature index is
+/// `block * 64 + square'`, so XORing the whole index with it mirrors the square alone.
+pub const FILE_MIRROR: usize = 7;
+/// Kings on files below this one (a–d) mirror their perspective in [`FeatureSet::Mirrored`].
+pub const MIRROR_BELOW_FILE: usize = 4;
+
+/// What to XOR into every feature index of a perspective whose own king stands on `king_sq`
+/// (a square index, a1 = 0): [`FILE_MIRROR`] in the mirrored set when the king is on files
+/// a–d, else 0. The vertical flip for Black changes no file, so the mask is the same whether
+/// taken before or after it.
+#[inline(always)]
+pub const fn mirror_mask(set: FeatureSet, king_sq: usize) -> usize {
+    match set {
+        FeatureSet::Plain => 0,
+        FeatureSet::Mirrored => {
+            if king_sq % 8 < MIRROR_BELOW_FILE {
+                FILE_MIRROR
+            } else {
+                0
+            }
+        }
+    }
+}
+
+/// Calls `visit` with the input feature index of every piece of a position seen from
+/// `perspective`, the position given as its piece sets (`colored(color, piece)`). This is
+/// the one definition of a position's active features in the engine: the accumulator's
+/// refresh is built on it, and tests compare the trainer's features with it. (A position
+/// without the perspective's king, which no legal position is, counts as unmirrored.)
+#[inline(always)]
+pub fn for_each_feature(
+    set: FeatureSet,
+    perspective: Color,
+    colored: impl Fn(Color, Piece) -> Bitboard,
+    mut visit: impl FnMut(usize),
+) {
+    let mask = match set {
+        FeatureSet::Plain => 0,
+        FeatureSet::Mirrored => {
+            let king = colored(perspective, Piece::King);
+            if king.is_empty() {
+                0
+            } else {
+                mirror_mask(set, king.lsb().index())
+            }
+        }
+    };
+    for color in Color::ALL {
+        for piece in Piece::ALL {
+            for sq in colored(color, piece) {
+                visit(feature_index(perspective, color, piece, sq) ^ mask);
+            }
+        }
+    }
+}
+
 /// The input feature of `color`'s `piece` on `sq` seen from `perspective`:
 /// `(side * 6 + piece) * 64 + square'`, where `side` is 0 for the perspective's own pieces
-/// and `square'` is the square flipped vertically for Black.
+/// and `square'` is the square flipped vertically for Black. This is the plain set's index;
+/// the mirrored set XORs it with the perspective's [`mirror_mask`].
 #[inline(always)]
 pub fn feature_index(perspective: Color, color: Color, piece: Piece, sq: Square) -> usize {
     raw_feature_index(perspective.index(), color.index(), piece.index(), sq.index())

@@ -9,7 +9,8 @@
 //! - [`accumulator`]: the first layer's output per perspective ([`Accumulator`]), refreshed
 //!   from a board or updated by a move's feature changes, and the lazy per-ply
 //!   [`AccumulatorStack`] the search keeps;
-//! - [`features`]: the sizes, the quantisation constants and the input feature of a piece;
+//! - [`features`]: the sizes, the quantisation constants, the feature sets (plain, or
+//!   mirrored left–right by the king's half) and the input feature of a piece;
 //! - [`output`]: the output layer, from an accumulator (or a board) to centipawns;
 //! - [`simd`]: the hot loops (add/subtract weight columns, the output layer), each written
 //!   once over a small vector trait and run with AVX-512 or AVX2 chosen at run time, or a
@@ -25,7 +26,8 @@ pub mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack, Delta};
 pub use features::{
-    feature_index, output_bucket, raw_feature_index, HIDDEN, INPUTS, MAX_OUTPUT_BUCKETS, QA, QB, SCALE,
+    feature_index, for_each_feature, mirror_mask, output_bucket, raw_feature_index, FeatureSet, HIDDEN, INPUTS,
+    MAX_OUTPUT_BUCKETS, QA, QB, SCALE,
 };
 pub use network::{default_network, Network, NetworkError};
 pub use output::{evaluate, evaluate_board, scale_output};

@@ -7,13 +7,17 @@
 //! [B][2N]` (per bucket, side to move first), the output biases `i32 [B]`, and an FNV-1a 64
 //! checksum of every byte before it. Version 1 is the same with one bucket, its header's
 //! last field reserved; a network with one bucket is written as version 1, so files from
-//! before output buckets and files written now are the same bytes.
+//! before output buckets and files written now are the same bytes. Version 3 adds four
+//! bytes to the header, at offset 40: the feature set (0 plain, 1 mirrored: [`FeatureSet`]);
+//! versions 1 and 2 are the plain set. Plain networks are still written as version 1 or 2
+//! (so their files are unchanged), mirrored ones as version 3.
 //!
 //! [`Network::from_bytes`] checks, in this order: the size holds a header, the magic, the
-//! version, the input count, the activation, the hidden size's range, the bucket count's
-//! range, the exact total size (truncated or trailing bytes), the checksum, the quantisation
-//! constants, and last that the hidden size is the one this build was compiled for. Each
-//! failure is its own [`NetworkError`] with a one-line message.
+//! version (and that a version-3 header is whole), the input count, the activation, the
+//! hidden size's range, the bucket count's range, the feature set, the exact total size
+//! (truncated or trailing bytes), the checksum, the quantisation constants, and last that
+//! the hidden size is the one this build was compiled for. Each failure is its own
+//! [`NetworkError`] with a one-line message.
 //!
 //! # Why the hidden size is a compile-time constant
 //! With `HIDDEN` fixed the network is one `#[repr(C)]` struct of plain arrays, each weight
@@ -24,7 +28,7 @@
 //! cost those for a flexibility one rebuild (change `HIDDEN`) gives. A valid file with
 //! another N is refused with a message naming both sizes.
 
-use super::features::{HIDDEN, INPUTS, MAX_OUTPUT_BUCKETS, QA, QB, SCALE};
+use super::features::{FeatureSet, HIDDEN, INPUTS, MAX_OUTPUT_BUCKETS, QA, QB, SCALE};
 use crate::hash::fnv1a64;
 use crate::rng::SplitMix64;
 use once_cell::sync::Lazy;
@@ -33,15 +37,22 @@ use std::sync::Arc;
 
 /// First 8 bytes of every `.nnue` file.
 pub const MAGIC: [u8; 8] = *b"HZNNUE\0\0";
-/// The newest format version (output buckets); this reader also reads [`VERSION_ONE_BUCKET`].
-pub const VERSION: u32 = 2;
+/// The newest format version: output buckets and a feature set in the header. This reader
+/// also reads [`VERSION_BUCKETS`] and [`VERSION_ONE_BUCKET`] (both the plain feature set);
+/// mirrored networks are written in this version, plain ones in the older two.
+pub const VERSION: u32 = 3;
+/// The format version with output buckets and no feature set (plain): networks of the plain
+/// set with more than one bucket are still written so.
+pub const VERSION_BUCKETS: u32 = 2;
 /// The first format version: one output bucket, the header's last field reserved. Networks
 /// with one bucket are still written so.
 pub const VERSION_ONE_BUCKET: u32 = 1;
 /// Activation code of SCReLU, the only one defined.
 pub const ACTIVATION_SCRELU: u32 = 1;
-/// Header size in bytes.
+/// Header size in bytes of versions 1 and 2 (and the least any file has).
 pub const HEADER_BYTES: usize = 40;
+/// Header size in bytes of version 3: the feature set follows the older header.
+pub const HEADER_BYTES_V3: usize = 44;
 /// Checksum size in bytes (at the end of the file).
 pub const CHECKSUM_BYTES: usize = 8;
 /// The largest hidden size the format allows.
@@ -88,6 +99,8 @@ pub struct Network {
     pub output_bias: [i32; MAX_OUTPUT_BUCKETS],
     /// How many output buckets are in use (see [`super::features::output_bucket`]).
     pub output_buckets: u32,
+    /// How pieces become input features (`Plain` is all-zero bytes).
+    pub feature_set: FeatureSet,
 }
 
 impl Network {
@@ -101,7 +114,12 @@ impl Network {
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let b = self.buckets();
-        write!(f, "Network {{ hidden: {HIDDEN}, output_buckets: {b}, output_bias: {:?} }}", &self.output_bias[..b])
+        let set = self.feature_set;
+        write!(
+            f,
+            "Network {{ hidden: {HIDDEN}, features: {set}, output_buckets: {b}, output_bias: {:?} }}",
+            &self.output_bias[..b]
+        )
     }
 }
 
@@ -113,17 +131,20 @@ pub enum NetworkError {
         path: String,
         reason: String,
     },
-    /// Shorter than the header.
+    /// Shorter than the header (of `header` bytes in this file's version).
     TooShort {
         found: usize,
+        header: usize,
     },
     BadMagic,
     UnsupportedVersion(u32),
     WrongInputCount(u32),
     WrongActivation(u32),
     HiddenSizeOutOfRange(u32),
-    /// A version-2 header's output bucket count is not 1 to [`MAX_OUTPUT_BUCKETS`].
+    /// A version-2 or 3 header's output bucket count is not 1 to [`MAX_OUTPUT_BUCKETS`].
     OutputBucketsOutOfRange(u32),
+    /// A version-3 header's feature set is none this build knows.
+    UnknownFeatureSet(u32),
     /// Shorter than the header's sizes say.
     Truncated {
         expected: usize,
@@ -154,12 +175,12 @@ impl fmt::Display for NetworkError {
         write!(f, "network file: ")?;
         match self {
             NetworkError::Read { path, reason } => write!(f, "cannot read {path}: {reason}"),
-            NetworkError::TooShort { found } => {
-                write!(f, "truncated header ({found} bytes, a header is {HEADER_BYTES})")
+            NetworkError::TooShort { found, header } => {
+                write!(f, "truncated header ({found} bytes, a header is {header})")
             }
             NetworkError::BadMagic => write!(f, "bad magic (not a Horizon .nnue network)"),
             NetworkError::UnsupportedVersion(v) => {
-                write!(f, "unsupported format version {v} (expected {VERSION_ONE_BUCKET} or {VERSION})")
+                write!(f, "unsupported format version {v} (expected {VERSION_ONE_BUCKET}, {VERSION_BUCKETS} or {VERSION})")
             }
             NetworkError::WrongInputCount(n) => write!(f, "wrong input count {n} (expected {INPUTS})"),
             NetworkError::WrongActivation(a) => {
@@ -170,6 +191,15 @@ impl fmt::Display for NetworkError {
             }
             NetworkError::OutputBucketsOutOfRange(b) => {
                 write!(f, "output bucket count {b} out of range (1..={MAX_OUTPUT_BUCKETS})")
+            }
+            NetworkError::UnknownFeatureSet(code) => {
+                let (plain, mirrored) = (FeatureSet::Plain, FeatureSet::Mirrored);
+                write!(
+                    f,
+                    "unknown feature set {code} (expected {} = {plain} or {} = {mirrored})",
+                    plain.code(),
+                    mirrored.code()
+                )
             }
             NetworkError::Truncated { expected, found } => {
                 write!(f, "truncated ({found} bytes, expected {expected})")
@@ -193,23 +223,54 @@ impl fmt::Display for NetworkError {
 
 impl std::error::Error for NetworkError {}
 
-/// The exact size of a file with hidden size `n` and `buckets` output buckets.
+/// The exact size of a plain network's file with hidden size `n` and `buckets` output buckets.
 pub const fn file_size(n: usize, buckets: usize) -> usize {
-    HEADER_BYTES + INPUTS * n * 2 + n * 2 + buckets * (2 * n * 2 + 4) + CHECKSUM_BYTES
+    file_size_with(n, buckets, FeatureSet::Plain)
 }
 
-/// The 40-byte header of a file with hidden size `n` and `buckets` output buckets: version
-/// 1 (its last field reserved, 0) for one bucket, version 2 (the bucket count there) for more.
-/// The engine's writer and the trainer's both start with it.
-pub fn header_bytes(n: usize, buckets: usize) -> [u8; HEADER_BYTES] {
-    let (version, bucket_field) = if buckets <= 1 { (VERSION_ONE_BUCKET, 0) } else { (VERSION, buckets as u32) };
+/// The exact size of a file with hidden size `n`, `buckets` output buckets and feature set
+/// `set` (whose header is 4 bytes longer when mirrored: version 3).
+pub const fn file_size_with(n: usize, buckets: usize, set: FeatureSet) -> usize {
+    header_size(written_version(buckets, set)) + INPUTS * n * 2 + n * 2 + buckets * (2 * n * 2 + 4) + CHECKSUM_BYTES
+}
+
+/// The version a network with `buckets` output buckets and feature set `set` is written in:
+/// the oldest that can hold it, so plain files are the bytes they always were.
+pub const fn written_version(buckets: usize, set: FeatureSet) -> u32 {
+    match set {
+        FeatureSet::Plain if buckets <= 1 => VERSION_ONE_BUCKET,
+        FeatureSet::Plain => VERSION_BUCKETS,
+        FeatureSet::Mirrored => VERSION,
+    }
+}
+
+/// The header size of format version `version`.
+pub const fn header_size(version: u32) -> usize {
+    if version >= VERSION {
+        HEADER_BYTES_V3
+    } else {
+        HEADER_BYTES
+    }
+}
+
+/// The header of a file with hidden size `n`, `buckets` output buckets and feature set `set`,
+/// in [`written_version`]: version 1 (its last field reserved, 0) for a plain network with
+/// one bucket, version 2 (the bucket count there) for more, version 3 (the bucket count,
+/// then the feature set) for a mirrored one. The engine's writer and the trainer's both
+/// start with it.
+pub fn header_bytes(n: usize, buckets: usize, set: FeatureSet) -> Vec<u8> {
+    let version = written_version(buckets, set);
+    let bucket_field = if version == VERSION_ONE_BUCKET { 0 } else { buckets as u32 };
     let fields =
         [version, INPUTS as u32, n as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32, bucket_field];
-    let mut header = [0u8; HEADER_BYTES];
-    header[..8].copy_from_slice(&MAGIC);
-    for (slot, v) in header[8..].chunks_exact_mut(4).zip(fields) {
-        slot.copy_from_slice(&v.to_le_bytes());
+    let mut header = MAGIC.to_vec();
+    for v in fields {
+        header.extend_from_slice(&v.to_le_bytes());
     }
+    if version == VERSION {
+        header.extend_from_slice(&set.code().to_le_bytes());
+    }
+    debug_assert_eq!(header.len(), header_size(version));
     header
 }
 
@@ -242,8 +303,9 @@ impl Network {
     pub fn zeroed() -> Box<Network> {
         let layout = std::alloc::Layout::new::<Network>();
         // SAFETY: `Network` has a non-zero size, so the layout is valid for `alloc_zeroed`;
-        // every field is an integer or an array of integers, for which all-zero bytes are a
-        // valid value; the pointer is checked for null and then owned by exactly one Box,
+        // every field is an integer, an array of integers, or `FeatureSet` (a `repr(u32)`
+        // enum whose variant 0, `Plain`, is all-zero bytes), for all of which all-zero bytes
+        // are a valid value; the pointer is checked for null and then owned by exactly one Box,
         // which frees it with the same layout.
         unsafe {
             let ptr = std::alloc::alloc_zeroed(layout) as *mut Network;
@@ -258,7 +320,7 @@ impl Network {
     pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetworkError> {
         // 1. A header must be there to read.
         if bytes.len() < HEADER_BYTES {
-            return Err(NetworkError::TooShort { found: bytes.len() });
+            return Err(NetworkError::TooShort { found: bytes.len(), header: HEADER_BYTES });
         }
         // 2. The header, field by field, in the order the format fixes.
         if bytes[..8] != MAGIC {
@@ -266,8 +328,12 @@ impl Network {
         }
         let mut r = Reader { bytes, pos: 8 };
         let version = r.u32();
-        if version != VERSION && version != VERSION_ONE_BUCKET {
+        if ![VERSION_ONE_BUCKET, VERSION_BUCKETS, VERSION].contains(&version) {
             return Err(NetworkError::UnsupportedVersion(version));
+        }
+        let header = header_size(version);
+        if bytes.len() < header {
+            return Err(NetworkError::TooShort { found: bytes.len(), header });
         }
         let inputs = r.u32();
         if inputs as usize != INPUTS {
@@ -287,8 +353,14 @@ impl Network {
         if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
             return Err(NetworkError::OutputBucketsOutOfRange(bucket_field));
         }
+        let set = if version == VERSION {
+            let code = r.u32();
+            FeatureSet::from_code(code).ok_or(NetworkError::UnknownFeatureSet(code))?
+        } else {
+            FeatureSet::Plain
+        };
         // 3. The exact size the header announces.
-        let expected = file_size(n, buckets);
+        let expected = header + file_size(n, buckets) - HEADER_BYTES;
         if bytes.len() < expected {
             return Err(NetworkError::Truncated { expected, found: bytes.len() });
         }
@@ -311,7 +383,7 @@ impl Network {
             return Err(NetworkError::HiddenSizeMismatch { found: hidden });
         }
         let mut net = Network::zeroed();
-        let mut r = Reader { bytes, pos: HEADER_BYTES };
+        let mut r = Reader { bytes, pos: header };
         for column in net.feature_weights.iter_mut() {
             r.i16s(&mut column.0);
         }
@@ -323,6 +395,7 @@ impl Network {
             *b = r.i32();
         }
         net.output_buckets = buckets as u32;
+        net.feature_set = set;
         debug_assert_eq!(r.pos, body);
         Ok(net)
     }
@@ -337,8 +410,8 @@ impl Network {
     /// The `.nnue` file of this network (`from_bytes(&net.to_bytes())` gives it back).
     pub fn to_bytes(&self) -> Vec<u8> {
         let buckets = self.buckets();
-        let mut out = Vec::with_capacity(file_size(HIDDEN, buckets));
-        out.extend_from_slice(&header_bytes(HIDDEN, buckets));
+        let mut out = Vec::with_capacity(file_size_with(HIDDEN, buckets, self.feature_set));
+        out.extend_from_slice(&header_bytes(HIDDEN, buckets, self.feature_set));
         let columns = self.feature_weights.iter().chain(std::iter::once(&self.feature_bias));
         let outputs = self.output_weights[..buckets].iter().flat_map(|w| w.0.iter());
         for w in columns.flat_map(|c| c.0.iter()).chain(outputs) {
@@ -388,6 +461,13 @@ impl Network {
         }
         net.output_buckets = buckets as u32;
         net
+    }
+
+    /// This network with the input feature set `set` (the weights unchanged): for tests of
+    /// mirrored networks, `Network::random(seed).with_feature_set(FeatureSet::Mirrored)`.
+    pub fn with_feature_set(mut self: Box<Network>, set: FeatureSet) -> Box<Network> {
+        self.feature_set = set;
+        self
     }
 }
 
