@@ -11,7 +11,8 @@
 //!    positions: every thread runs the forward and backward pass over its slice of the batch
 //!    into its own gradient (the first layer's gradient only in the rows of active
 //!    features), the gradients are summed, and AdamW updates the parameters with a cosine
-//!    learning-rate schedule; weights are clipped so quantisation cannot overflow.
+//!    learning-rate schedule; weights are clipped so quantisation cannot overflow (and the
+//!    network file's output weights so that the engine's output sum cannot, [`quantise`]).
 //! 4. After every epoch: the validation loss, a line of figures, a checkpoint and the
 //!    quantised `.nnue` file, both written atomically (a temporary file and a rename), so an
 //!    interruption loses at most the epoch in progress.
@@ -26,6 +27,7 @@ pub mod checkpoint;
 pub mod error;
 pub mod export;
 pub mod network;
+pub mod quantise;
 
 use crate::data::read;
 use crate::data::record::RawRecord;
@@ -34,6 +36,7 @@ use adamw::AdamW;
 use checkpoint::Checkpoint;
 pub use error::TrainError;
 use network::{run_slice, Layout, LossSpec, Scratch, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
+use quantise::Quantised;
 use std::time::Instant;
 
 /// Default hidden size.
@@ -375,7 +378,14 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
             adam: adam.clone(),
         };
         export::write_atomic(&cfg.checkpoint, &ckpt.to_bytes())?;
-        export::write_atomic(&cfg.out, &export::network_bytes(&params, layout))?;
+        let quantised = Quantised::of_params(&params, layout);
+        export::write_atomic(&cfg.out, &quantised.to_bytes())?;
+        if !quantised.clipped.is_empty() {
+            (out.line)(&format!(
+                "epoch {epoch}: output weights of bucket(s) {:?} clipped in the network file so that the engine's output sum fits i32",
+                quantised.clipped
+            ));
+        }
 
         let elapsed = run_start.elapsed().as_secs_f64();
         let per_epoch = elapsed / (epoch - first_epoch + 1) as f64;
