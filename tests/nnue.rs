@@ -62,7 +62,7 @@ fn file_round_trip() {
     assert_eq!(at(HEADER_BYTES + 2 * HIDDEN), net.feature_weights[1].0[0]);
     let bias_at = HEADER_BYTES + 768 * HIDDEN * 2;
     assert_eq!(at(bias_at + 2 * 3), net.feature_bias.0[3]);
-    assert_eq!(at(bias_at + 2 * HIDDEN + 2 * (HIDDEN + 5)), net.output_weights[0].0[HIDDEN + 5]);
+    assert_eq!(at(bias_at + 2 * HIDDEN + 2 * (HIDDEN + 5)), net.output_weights(0).0[HIDDEN + 5]);
     let ob = bias_at + 2 * HIDDEN + 4 * HIDDEN;
     assert_eq!(i32::from_le_bytes(bytes[ob..ob + 4].try_into().unwrap()), net.output_bias[0]);
 }
@@ -85,10 +85,10 @@ fn file_round_trip_with_output_buckets() {
         let at = |off: usize| i16::from_le_bytes([bytes[off], bytes[off + 1]]);
         let outputs_at = HEADER_BYTES + 769 * HIDDEN * 2;
         let last = buckets - 1;
-        assert_eq!(at(outputs_at + 4 * HIDDEN * last + 2 * 3), net.output_weights[last].0[3]);
+        assert_eq!(at(outputs_at + 4 * HIDDEN * last + 2 * 3), net.output_weights(last).0[3]);
         let ob = outputs_at + 4 * HIDDEN * buckets + 4 * last;
         assert_eq!(i32::from_le_bytes(bytes[ob..ob + 4].try_into().unwrap()), net.output_bias[last]);
-        assert!(net.output_weights[last] != net.output_weights[0]);
+        assert!(net.output_weights(last) != net.output_weights(0));
     }
     // A bucketed file with a bad bucket count is refused before its size is looked at.
     let good = Network::random_bucketed(3, 4).to_bytes();
@@ -584,18 +584,20 @@ fn compare_with_scalar(path: Backend) {
                 *w = w.wrapping_mul(((i + j) % 200) as i16);
             }
         }
-        for (j, w) in n.output_weights[0].0.iter_mut().enumerate() {
+        let mut weights = *n.output_weights(0);
+        for (j, w) in weights.0.iter_mut().enumerate() {
             *w = w.wrapping_mul(3000 + j as i16);
         }
+        n.set_output_weights(0, weights);
         n
     }] {
         let mut extremes = 0;
         for b in random_positions(3000, 77) {
             let acc = Accumulator::refreshed(&net, &b);
             for (us, them) in [(0, 1), (1, 0)] {
-                let s =
-                    simd::screlu_dot_with(Backend::Scalar, &acc.values[us], &acc.values[them], &net.output_weights[0]);
-                let v = simd::screlu_dot_with(path, &acc.values[us], &acc.values[them], &net.output_weights[0]);
+                let (w, offset) = (net.output_weights(0), net.output_offset(0));
+                let s = simd::screlu_dot_with(Backend::Scalar, &acc.values[us], &acc.values[them], w, offset);
+                let v = simd::screlu_dot_with(path, &acc.values[us], &acc.values[them], w, offset);
                 assert_eq!(s, v, "{path:?}: output layer differs on {}", b.to_fen());
             }
             extremes += acc.values[0].0.iter().filter(|&&x| !(0..=255).contains(&x)).count();
@@ -626,8 +628,9 @@ fn compare_with_scalar(path: Backend) {
             if k.1 == 1 {
                 weights.0[k.0] = weights.0[k.0].wrapping_neg();
             }
-            let s = simd::screlu_dot_with(Backend::Scalar, &acc, &acc, &weights);
-            let v = simd::screlu_dot_with(path, &acc, &acc, &weights);
+            let offset = weights.screlu_offset();
+            let s = simd::screlu_dot_with(Backend::Scalar, &acc, &acc, &weights, offset);
+            let v = simd::screlu_dot_with(path, &acc, &acc, &weights, offset);
             assert_eq!(s, v, "{path:?}: x {x} w {w}");
         }
     }
@@ -752,7 +755,7 @@ fn evaluation_follows_the_formula_with(net: &Network) {
         // The bucket: (pieces − 2) · B / 32.
         let k = (b.occupied().count() as usize - 2) * buckets / 32;
         used[k] = true;
-        let ow = &net.output_weights[k].0;
+        let ow = &net.output_weights(k).0;
         let mut sum: i64 = 0;
         for j in 0..HIDDEN {
             let a = us[j].clamp(0, 255) as i64;
@@ -820,5 +823,118 @@ fn search_walk(s: &mut horizon::search::Searcher) {
         // The quiescence entry point (datagen's) refreshes its root too.
         let q = s.quiescence(&b);
         assert!(q.abs() < 30_000);
+    }
+}
+
+// ---- the output layer's overflow bound --------------------------------------------------------
+
+use horizon::eval::nnue::network::{Column, OutputWeights, MAX_OUTPUT_WEIGHT_SUM};
+
+/// The `i`-th of `lanes` magnitudes that sum to exactly the bound (as even as can be: at
+/// `HIDDEN` = 256 and 512 lanes, 65 on the first 257 and 64 on the others).
+fn at_the_bound(i: usize, lanes: usize) -> i16 {
+    let (base, rest) = (MAX_OUTPUT_WEIGHT_SUM as usize / lanes, MAX_OUTPUT_WEIGHT_SUM as usize % lanes);
+    (base + usize::from(i < rest)) as i16
+}
+
+/// A network at the bound: bucket 0's weights all positive and bucket 1's all negative, each
+/// summing to `±MAX_OUTPUT_WEIGHT_SUM`; bucket 2's positive on even lanes and negative on odd
+/// ones, each sign at the bound. The first layer is the bias alone (every feature weight 0),
+/// so every accumulator holds the bias whatever the position.
+fn network_at_the_bound(bias: [i32; 3]) -> Box<Network> {
+    let mut net = Network::zeroed();
+    net.set_output_weights(0, OutputWeights(std::array::from_fn(|j| at_the_bound(j, 2 * HIDDEN))));
+    net.set_output_weights(1, OutputWeights(std::array::from_fn(|j| -at_the_bound(j, 2 * HIDDEN))));
+    let mixed = OutputWeights(std::array::from_fn(|j| {
+        let magnitude = at_the_bound(j / 2, HIDDEN);
+        if j % 2 == 0 {
+            magnitude
+        } else {
+            -magnitude
+        }
+    }));
+    net.set_output_weights(2, mixed);
+    net.output_bias[..3].copy_from_slice(&bias);
+    net.output_buckets = 3;
+    net
+}
+
+/// The output layer in i64, by the formula: the sum and the evaluation.
+fn output_in_i64(us: &Column, them: &Column, w: &OutputWeights, bias: i32) -> (i64, i64) {
+    let screlu = |x: i16| (x as i64).clamp(0, 255).pow(2);
+    let half = |acc: &Column, w: &[i16]| acc.0.iter().zip(w).map(|(&x, &w)| screlu(x) * w as i64).sum::<i64>();
+    let sum = half(us, &w.0[..HIDDEN]) + half(them, &w.0[HIDDEN..]);
+    (sum, (sum / 255 + bias as i64) * 400 / (255 * 64))
+}
+
+/// At the bound, with every activation at its largest where the weights are of the sign
+/// that counts (and 0 elsewhere), the output sum is `±QA² · MAX_OUTPUT_WEIGHT_SUM`, inside
+/// i32 by 33,022; every path computes it exactly, and the evaluation (with the most extreme
+/// biases) equals the i64 computation.
+#[test]
+fn output_at_the_overflow_bound_is_exact_on_every_path() {
+    let extreme = 255 * 255 * MAX_OUTPUT_WEIGHT_SUM;
+    assert!(extreme <= i32::MAX as i64 && extreme + 255 * 255 > i32::MAX as i64, "the bound is the tightest");
+    let net = network_at_the_bound([i32::MAX, i32::MIN, 0]);
+    // The file is accepted, and reads back as the same network.
+    let back = Network::from_bytes(&net.to_bytes()).expect("a network at the bound is valid");
+    assert!(*back == *net);
+    // Accumulators: every lane clipped to QA (at and far above it), or even lanes at QA and
+    // odd ones at or below 0 (for the mixed bucket).
+    let all = Column(std::array::from_fn(|j| if j % 3 == 0 { 255 } else { i16::MAX }));
+    let even = Column(std::array::from_fn(|j| if j % 2 == 0 { 255 + j as i16 } else { -(j as i16) }));
+    let odd = Column(std::array::from_fn(|j| if j % 2 == 1 { i16::MAX } else { 0 }));
+    let cases =
+        [(0, &all, &all, extreme), (1, &all, &all, -extreme), (2, &even, &even, extreme), (2, &odd, &odd, -extreme)];
+    for backend in Backend::ALL.into_iter().filter(|b| b.available()) {
+        for &(k, us, them, want) in &cases {
+            let (sum, eval) = output_in_i64(us, them, back.output_weights(k), back.output_bias[k]);
+            assert_eq!(sum, want, "bucket {k}: the case hits the bound");
+            let got = simd::screlu_dot_with(backend, us, them, back.output_weights(k), back.output_offset(k));
+            assert_eq!(got as i64, sum, "{backend:?}, bucket {k}");
+            assert_eq!(horizon::eval::nnue::scale_output(got, back.output_bias[k]) as i64, eval, "{backend:?} {k}");
+        }
+    }
+    // Through the board: with the bias as every accumulator, positions of each bucket
+    // (2–12 pieces bucket 0, 13–23 bucket 1, 24–32 bucket 2) against the i64 formula.
+    let mut full = net;
+    full.feature_bias = all;
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for fen in ["8/8/4k3/8/8/3K4/8/8 w - - 0 1", "r3k2r/pp3ppp/8/8/8/8/PP3PPP/R3K2R b - - 0 1", start] {
+        let b = Board::from_fen(fen).unwrap();
+        let k = horizon::eval::nnue::output_bucket(b.occupied().count(), 3);
+        let (sum, eval) = output_in_i64(&all, &all, full.output_weights(k), full.output_bias[k]);
+        assert_eq!(sum.abs(), if k == 2 { 0 } else { extreme }, "{fen}");
+        assert_eq!(horizon::eval::nnue::evaluate_board(&full, &b) as i64, eval, "{fen}");
+    }
+}
+
+/// One weight past the bound, on either side, and the file is refused with its own message.
+#[test]
+fn a_network_file_past_the_overflow_bound_is_refused() {
+    let net = network_at_the_bound([0, 0, 0]);
+    let good = net.to_bytes();
+    let outputs_at = HEADER_BYTES + 769 * HIDDEN * 2;
+    let limit = MAX_OUTPUT_WEIGHT_SUM;
+    // One more on bucket 0's last weight, one less on bucket 1's, one more on bucket 2's
+    // first (positive) weight.
+    for (bucket, lane, delta, positive, negative) in [
+        (0usize, 2 * HIDDEN - 1, 1i16, limit + 1, 0),
+        (1, 2 * HIDDEN - 1, -1, 0, limit + 1),
+        (2, 0, 1, limit + 1, limit),
+    ] {
+        let mut bytes = good.clone();
+        let at = outputs_at + bucket * 4 * HIDDEN + 2 * lane;
+        let w = i16::from_le_bytes([bytes[at], bytes[at + 1]]) + delta;
+        bytes[at..at + 2].copy_from_slice(&w.to_le_bytes());
+        reseal(&mut bytes);
+        let e = Network::from_bytes(&bytes).expect_err("past the bound");
+        assert_eq!(e, NetworkError::OutputOverflow { bucket, positive, negative });
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "network file: output bucket {bucket}'s weights could overflow the output sum (positive weights sum to {positive}, negative ones to -{negative}; each must be within 33025)"
+            )
+        );
     }
 }

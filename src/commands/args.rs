@@ -22,6 +22,10 @@ pub const THREADS: RangeInclusive<usize> = 1..=256;
 pub const HASH_MB: RangeInclusive<usize> = 1..=65536;
 /// Perft depths (`perft`; depth 0 counts the position itself).
 pub const PERFT_DEPTH: RangeInclusive<u32> = 0..=64;
+/// Weights of the game result in the trainer's target (`--lambda` of train and net-loss).
+pub const LAMBDA: RangeInclusive<f64> = 0.0..=1.0;
+/// Centipawn scales of the trainer's score-to-result map (`--wdl-scale` of train and net-loss).
+pub const WDL_SCALE: RangeInclusive<f64> = 1.0..=10_000.0;
 
 /// A bad command-line argument. Each prints as one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,6 +139,11 @@ impl<'a> Args<'a> {
         self.options.iter().rev().find(|&&(f, _)| f == flag).map(|&(_, v)| v)
     }
 
+    /// Every value of a repeatable `flag`, in command-line order.
+    pub fn values(&self, flag: &str) -> Vec<&'a str> {
+        self.options.iter().filter(|&&(f, _)| f == flag).map(|&(_, v)| v).collect()
+    }
+
     /// The value of `flag` as a whole number within `range`, if it was given.
     pub fn number<T>(&self, flag: &str, range: RangeInclusive<T>) -> Result<Option<T>, ArgError>
     where
@@ -201,6 +210,8 @@ mod tests {
         assert_eq!(a.positional(1, 2, "u").unwrap(), ["5", "fen"]);
         assert!(a.has("--json") && !a.has("--hash"));
         assert_eq!(a.number("--threads", THREADS).unwrap(), Some(3));
+        assert_eq!(a.values("--threads"), ["2", "3"]);
+        assert!(a.values("--hash").is_empty());
         assert_eq!(a.number::<usize>("--hash", HASH_MB).unwrap(), None);
         assert_eq!(a.positional(3, 3, "usage: x").unwrap_err(), ArgError::Usage("usage: x"));
     }

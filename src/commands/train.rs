@@ -1,8 +1,8 @@
 //! `horizon train DATA.bin... --out NET.nnue [options]`: trains a network (the library is
 //! `crate::train`). The epoch lines and the summary go to stdout, the in-epoch progress to
-//! stderr.
+//! stderr. `--holdout FILE` may be given more than once.
 
-use super::args::{ArgError, Args, THREADS};
+use super::args::{ArgError, Args, LAMBDA, THREADS, WDL_SCALE};
 use super::output::{emit, say};
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
 use crate::eval::nnue::FeatureSet;
@@ -13,14 +13,15 @@ use std::time::{Duration, Instant};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "train",
-    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--features plain|mirrored] [--epochs E] [--lambda L] [--lr X] [--batch B]\n                                   [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit]",
+    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--features plain|mirrored] [--epochs E] [--lambda L] [--lr X]\n                                   [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] [--holdout FILE]...",
     run,
     claims: None,
 };
 
 const USAGE: &str =
     "usage: horizon train DATA.bin... --out NET.nnue [--hidden N] [--output-buckets B] [--features plain|mirrored] [--epochs E] [--lambda L] \
-[--lr X] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit]";
+[--lr X] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] \
+[--holdout FILE]...";
 
 /// The progress line is redrawn this often on a terminal ...
 const PROGRESS_TTY: Duration = Duration::from_millis(500);
@@ -34,8 +35,6 @@ const LR: std::ops::RangeInclusive<f64> = 1e-7..=10.0;
 const BATCH: std::ops::RangeInclusive<usize> = 1..=1 << 24;
 /// Validation shares.
 const VAL: std::ops::RangeInclusive<f64> = 0.0..=0.5;
-/// Centipawn scales of the score target.
-const WDL_SCALE: std::ops::RangeInclusive<f64> = 1.0..=10_000.0;
 
 /// `--hidden`: a multiple of [`HIDDEN_MULTIPLE`] up to [`MAX_HIDDEN`].
 fn hidden(text: &str) -> Result<usize, ArgError> {
@@ -76,6 +75,7 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
             "--seed",
             "--val",
             "--wdl-scale",
+            "--holdout",
         ],
         &[],
     )?;
@@ -86,7 +86,7 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
     cfg.output_buckets = a.number("--output-buckets", 1..=MAX_OUTPUT_BUCKETS)?;
     cfg.features = a.value("--features").map(features).transpose()?;
     cfg.epochs = a.number("--epochs", EPOCHS)?.unwrap_or(cfg.epochs);
-    cfg.lambda = a.real("--lambda", 0.0..=1.0)?.map_or(cfg.lambda, |x| x as f32);
+    cfg.lambda = a.real("--lambda", LAMBDA)?.map_or(cfg.lambda, |x| x as f32);
     cfg.lr = a.real("--lr", LR)?.map_or(cfg.lr, |x| x as f32);
     cfg.batch = a.number("--batch", BATCH)?.unwrap_or(cfg.batch);
     cfg.threads = a.number("--threads", THREADS)?.unwrap_or(cfg.threads);
@@ -105,6 +105,7 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
             value: k.to_string(),
         })? as f32),
     };
+    cfg.holdout = a.values("--holdout").into_iter().map(str::to_string).collect();
     Ok(cfg)
 }
 
@@ -134,12 +135,18 @@ fn run(argv: &[String]) -> Outcome {
     eprint!("{clear}");
     // A failed write is a failed run (exit 1); anything else is bad input (exit 2).
     let reports = result.map_err(|e| if e.is_write() { Failure::failed(e) } else { Failure::input(e) })?;
+    let last = reports.last();
+    let losses: Vec<String> =
+        [("validation", last.and_then(|l| l.val_loss)), ("holdout", last.and_then(|l| l.holdout_loss))]
+            .into_iter()
+            .filter_map(|(name, loss)| loss.map(|v| format!("{name} loss {v:.6}")))
+            .collect();
     say!(
         "wrote '{}' and checkpoint '{}' in {}{}",
         cfg.out,
         cfg.checkpoint,
         train::hms(start.elapsed().as_secs_f64()),
-        reports.last().and_then(|l| l.val_loss).map_or(String::new(), |v| format!(": validation loss {v:.6}"))
+        if losses.is_empty() { String::new() } else { format!(": {}", losses.join(", ")) }
     );
     Ok(Exit::Ok)
 }

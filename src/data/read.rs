@@ -113,6 +113,9 @@ pub struct LoadStats {
     pub invalid: u64,
     /// The first few reasons, as `FILE record N: reason`.
     pub first_errors: Vec<String>,
+    /// Records kept from each file, in order ([`load`] only): where each file's records
+    /// start in what it returns.
+    pub per_file: Vec<u64>,
 }
 
 /// How many invalid records are described in [`LoadStats::first_errors`].
@@ -193,7 +196,9 @@ pub fn load(paths: &[String]) -> Result<(Vec<RawRecord>, LoadStats), FileError> 
     let mut stats = LoadStats::default();
     for p in paths {
         let file = std::fs::File::open(p).map_err(|e| FileError::read(p, e))?;
+        let before = stats.records;
         for_each_record(p, file, &mut stats, |raw, _| records.push(*raw))?;
+        stats.per_file.push(stats.records - before);
     }
     Ok((records, stats))
 }

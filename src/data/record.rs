@@ -276,14 +276,19 @@ impl Record {
         self.result as f32 * 0.5
     }
 
-    /// The key that identifies a duplicate: placement and side to move (a 64-bit mix of the
-    /// 25 bytes; collisions among tens of millions of positions are vanishingly rare).
+    /// The key that identifies a duplicate: placement and side to move ([`raw_dedup_key`]).
     pub fn dedup_key(&self) -> u64 {
-        let mut key = [0u8; 25];
-        key[..8].copy_from_slice(&self.occupancy.to_le_bytes());
-        key[8..24].copy_from_slice(&self.packed);
-        key[24] = self.stm as u8;
-        // FNV alone mixes the high bits weakly; finish with SplitMix64's output function.
-        mix64(fnv1a64(&key))
+        raw_dedup_key(&self.to_bytes())
     }
 }
+
+/// The key that identifies a duplicate, from a record's bytes: placement and side to move,
+/// the first 25 bytes (a 64-bit mix of them; collisions among tens of millions of positions
+/// are vanishingly rare).
+pub fn raw_dedup_key(raw: &RawRecord) -> u64 {
+    // FNV alone mixes the high bits weakly; finish with SplitMix64's output function.
+    mix64(fnv1a64(&raw[..DEDUP_KEY_BYTES]))
+}
+
+/// The bytes of a record that say where the pieces stand and who is to move.
+const DEDUP_KEY_BYTES: usize = 25;

@@ -61,7 +61,8 @@ impl Searcher {
             Some(n) => {
                 let (side, pieces) = (self.board.side_to_move(), self.board.occupied().count());
                 let e = nnue::evaluate(&n.net, n.stack.get(ply, &n.net), side, pieces);
-                // Debug builds check every incremental evaluation against a full refresh.
+                // Debug builds check every incremental evaluation against a full refresh
+                // (release builds run the same check in `tests/nnue_incremental.rs`).
                 debug_assert_eq!(e, nnue::evaluate_board(&n.net, &self.board), "{}", self.board.to_fen());
                 e.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
             }

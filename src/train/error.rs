@@ -1,10 +1,12 @@
-//! The one error type of the trainer, [`TrainError`]: bad input (data, checkpoint, settings)
-//! or a failed write, which the command line tells apart by exit code (2 or 1).
+//! The one error type of the trainer, [`TrainError`]: bad input
+//! (data, holdout files, a network to measure, checkpoint, settings) or a failed write, which
+//! the command line tells apart by exit code (2 or 1).
 
 use super::checkpoint::LoadError;
 use super::export::WriteError;
 use super::network::{HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use crate::data::read::FileError;
+use crate::eval::nnue::network::NetworkError;
 use crate::eval::nnue::FeatureSet;
 use std::fmt;
 
@@ -31,6 +33,14 @@ pub enum TrainError {
     NoPositionsToFit,
     /// The network or the checkpoint could not be written.
     Write(WriteError),
+    /// A holdout file could not be read or is not training data.
+    Holdout(FileError),
+    /// A holdout file without a record.
+    HoldoutEmpty(String),
+    /// A holdout file with an invalid record: `FILE record N: reason`.
+    HoldoutRecord(String),
+    /// A network file to measure could not be read or is not a valid network.
+    Network { path: String, error: NetworkError },
 }
 
 impl TrainError {
@@ -62,6 +72,13 @@ impl fmt::Display for TrainError {
             TrainError::NoPositions => write!(f, "no training positions (the data files hold no valid records)"),
             TrainError::NoPositionsToFit => write!(f, "no training positions to fit the scale to"),
             TrainError::Write(e) => write!(f, "{e}"),
+            TrainError::Holdout(e) => write!(f, "holdout: {e}"),
+            TrainError::HoldoutEmpty(path) => write!(f, "holdout: '{path}' holds no records"),
+            TrainError::HoldoutRecord(what) => {
+                write!(f, "holdout: {what}; a holdout file must be valid throughout")
+            }
+            TrainError::Network { error: error @ NetworkError::Read { .. }, .. } => write!(f, "{error}"),
+            TrainError::Network { path, error } => write!(f, "{error} ('{path}')"),
         }
     }
 }

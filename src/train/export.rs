@@ -18,43 +18,22 @@
 //! |    | output biases i32 `[B]` |
 //! | end−8 | checksum u64: FNV-1a 64 of every byte before it |
 //!
-//! Quantisation: feature weights and biases `round(x · QA)`, output weights `round(x · QB)`,
-//! output bias `round(x · QA · QB)`. The engine computes
+//! Quantisation ([`super::quantise`]): feature weights and biases `round(x · QA)`, output
+//! weights `round(x · QB)` (each bucket clipped so that the engine's i32 output sum cannot
+//! overflow), output bias `round(x · QA · QB)`. The engine computes
 //! `eval = (Σ screlu(us)·ow_us + Σ screlu(them)·ow_them) / QA + ob) · SCALE / (QA · QB)` with
 //! `screlu(x) = clamp(x, 0, QA)²`.
 
 use super::network::Layout;
-use crate::eval::nnue::network::header_bytes;
-use crate::hash::fnv1a64;
+use super::quantise::Quantised;
 
 // The format's constants are the engine's reader's, defined once in `eval::nnue`.
 pub use crate::eval::nnue::network::{file_size, file_size_with};
 pub use crate::eval::nnue::{QA, QB, SCALE};
 
-/// `round(x · scale)` as an i16, saturating (clipping during training keeps it in range).
-fn q16(x: f32, scale: i32) -> i16 {
-    (x * scale as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16
-}
-
 /// The quantised network file of float parameters `params` laid out as `l`.
 pub fn network_bytes(params: &[f32], l: Layout) -> Vec<u8> {
-    let mut out = Vec::with_capacity(file_size_with(l.n, l.buckets, l.features));
-    out.extend_from_slice(&header_bytes(l.n, l.buckets, l.features));
-    for &x in &params[l.w()] {
-        out.extend_from_slice(&q16(x, QA).to_le_bytes());
-    }
-    for &x in &params[l.b()] {
-        out.extend_from_slice(&q16(x, QA).to_le_bytes());
-    }
-    for &x in &params[l.ow()] {
-        out.extend_from_slice(&q16(x, QB).to_le_bytes());
-    }
-    for &x in &params[l.ob()] {
-        let ob = (x as f64 * (QA * QB) as f64).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
-        out.extend_from_slice(&ob.to_le_bytes());
-    }
-    let sum = fnv1a64(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
+    let out = Quantised::of_params(params, l).to_bytes();
     debug_assert_eq!(out.len(), file_size_with(l.n, l.buckets, l.features));
     out
 }

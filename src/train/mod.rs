@@ -3,18 +3,23 @@
 //!
 //! # How a run goes
 //!
-//! 1. **Load** every record of the binary data files into memory (32 bytes a position);
-//!    invalid records are skipped and counted.
-//! 2. **Split**: shuffle the whole set with `--seed` and hold out the last `--val` share for
-//!    validation (the same seed gives the same split, also when resuming).
+//! 1. **Load** the holdout files (`--holdout`, [`holdout`]), which must be valid throughout,
+//!    and every record of the binary data files into memory (32 bytes a position); invalid
+//!    data records are skipped and counted.
+//! 2. **Split** by game ([`split`]): games are found from the records' order, and a game goes
+//!    to validation when its hash under `--seed` falls in the `--val` share (the same seed
+//!    gives the same split, also when resuming); training positions that are in a holdout
+//!    file are dropped.
 //! 3. **Epochs**: shuffle the training share, then for each mini-batch of `--batch`
 //!    positions: every thread runs the forward and backward pass over its slice of the batch
 //!    into its own gradient (the first layer's gradient only in the rows of active
 //!    features), the gradients are summed, and AdamW updates the parameters with a cosine
-//!    learning-rate schedule; weights are clipped so quantisation cannot overflow.
-//! 4. After every epoch: the validation loss, a line of figures, a checkpoint and the
-//!    quantised `.nnue` file, both written atomically (a temporary file and a rename), so an
-//!    interruption loses at most the epoch in progress.
+//!    learning-rate schedule; weights are clipped so quantisation cannot overflow (and the
+//!    network file's output weights so that the engine's output sum cannot, [`quantise`]).
+//! 4. After every epoch: the validation loss, a checkpoint and the quantised `.nnue` file,
+//!    both written atomically (a temporary file and a rename), so an interruption loses at
+//!    most the epoch in progress, the written network's loss on the holdout files, and a line
+//!    of figures.
 //!
 //! The loss is the mean of `(sigmoid(out · SCALE / wdl_scale) − target)²` with
 //! `target = lambda · result + (1 − lambda) · sigmoid(score / wdl_scale)`, result and score
@@ -25,7 +30,11 @@ pub mod adamw;
 pub mod checkpoint;
 pub mod error;
 pub mod export;
+pub mod holdout;
 pub mod network;
+pub mod quantise;
+pub mod split;
+pub mod workers;
 
 use crate::data::read;
 use crate::data::record::RawRecord;
@@ -34,8 +43,10 @@ use crate::rng::SplitMix64;
 use adamw::AdamW;
 use checkpoint::Checkpoint;
 pub use error::TrainError;
-use network::{run_slice, Layout, LossSpec, Scratch, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
+use network::{run_slice, Layout, LossSpec, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
+use quantise::Quantised;
 use std::time::Instant;
+use workers::{mean_loss, Worker};
 
 /// Default hidden size.
 pub const DEFAULT_HIDDEN: usize = crate::eval::nnue::HIDDEN;
@@ -96,6 +107,8 @@ pub struct Config {
     /// `None`: [`DEFAULT_VAL`], or the checkpoint's when resuming.
     pub val: Option<f32>,
     pub wdl_scale: WdlScale,
+    /// Holdout files: never trained on, the loss on them reported after every epoch.
+    pub holdout: Vec<String>,
 }
 
 impl Config {
@@ -116,6 +129,7 @@ impl Config {
             seed: None,
             val: None,
             wdl_scale: WdlScale::Fixed(DEFAULT_WDL_SCALE),
+            holdout: Vec::new(),
         }
     }
 }
@@ -127,6 +141,8 @@ pub struct EpochReport {
     pub train_loss: f64,
     /// `None` when there is no validation share.
     pub val_loss: Option<f64>,
+    /// The written network's loss on the holdout files; `None` without them.
+    pub holdout_loss: Option<f64>,
     pub positions_per_s: f64,
     pub lr: f32,
     pub elapsed_s: f64,
@@ -153,28 +169,6 @@ pub fn learning_rate(lr: f32, done: u64, total: u64) -> f32 {
     let progress = if total == 0 { 1.0 } else { (done as f64 / total as f64).min(1.0) };
     let end = lr as f64 * LR_FINAL_FRACTION as f64;
     (end + (lr as f64 - end) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())) as f32
-}
-
-/// One thread's gradient, loss and scratch buffers, kept across batches.
-struct Worker {
-    grad: Vec<f32>,
-    loss: f64,
-    scratch: Scratch,
-}
-
-/// The mean loss of `records` (forward only), over `workers.len()` threads.
-fn mean_loss(params: &[f32], l: Layout, records: &[RawRecord], spec: LossSpec, workers: &mut [Worker]) -> f64 {
-    if records.is_empty() {
-        return 0.0;
-    }
-    let per = records.len().div_ceil(workers.len());
-    std::thread::scope(|s| {
-        for (chunk, w) in records.chunks(per).zip(workers.iter_mut()) {
-            s.spawn(move || w.loss = run_slice(params, l, chunk, spec, None, &mut w.scratch));
-        }
-    });
-    let sum: f64 = workers.iter().take(records.len().div_ceil(per)).map(|w| w.loss).sum();
-    sum / records.len() as f64
 }
 
 /// One optimiser step on `batch`: parallel forward/backward, gradient sum, AdamW. Returns
@@ -256,32 +250,40 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     }
     let layout = Layout { n, buckets, features };
 
-    // 2. Data, shuffled with the seed and split.
+    // 2. The holdout files (a bad one stops the run before the data is read), then the
+    // data, split by game: validation first, then training without the holdout positions.
+    let holdout_records = holdout::load(&cfg.holdout)?;
     let load_start = Instant::now();
     let (mut records, stats) = read::load(&cfg.data)?;
     for e in &stats.first_errors {
         (out.line)(&format!("skipped {e}"));
     }
-    let mut rng = SplitMix64::new(seed);
-    rng.shuffle(&mut records);
-    let mut val_count = (records.len() as f64 * val_share as f64).round() as usize;
-    if val_share > 0.0 && val_count == 0 && records.len() > 1 {
-        val_count = 1;
-    }
-    let (val, train) = records.split_at_mut(val_count);
+    let shares = split::split(&mut records, &stats.per_file, seed, val_share, &holdout::keys(&holdout_records));
+    let (val, train) = records.split_at_mut(shares.validation);
     if train.is_empty() {
         return Err(TrainError::NoPositions);
     }
     let batches_per_epoch = train.len().div_ceil(cfg.batch) as u64;
     (out.line)(&format!(
-        "loaded {} positions from {} file(s) in {:.1} s ({} invalid skipped): {} training, {} validation",
+        "loaded {} positions from {} file(s) in {:.1} s ({} invalid skipped): {} training, {} validation ({} of {} games)",
         stats.records,
         cfg.data.len(),
         load_start.elapsed().as_secs_f64(),
         stats.invalid,
         train.len(),
-        val.len()
+        val.len(),
+        shares.validation_games,
+        shares.games
     ));
+    if !cfg.holdout.is_empty() {
+        (out.line)(&format!(
+            "holdout: {} positions from {} file(s), never trained on ({} training positions excluded)",
+            holdout_records.len(),
+            cfg.holdout.len(),
+            shares.excluded
+        ));
+    }
+    let mut rng = SplitMix64::new(seed);
 
     let wdl_scale = match cfg.wdl_scale {
         WdlScale::Fixed(k) => k,
@@ -299,7 +301,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
 
     let (mut params, mut adam, first_epoch) = match resumed {
         Some(c) => {
-            // Replay what an unbroken run drew since the split: the initial weights and one
+            // Replay what an unbroken run drew before this epoch: the initial weights and one
             // shuffle of the training share per finished epoch. The next epoch then sees the
             // order an unbroken run would give it, and a resumed run ends with the same
             // network. With other data than the checkpoint's run the stream cannot be
@@ -335,9 +337,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     ));
 
     let spec = LossSpec { lambda: cfg.lambda, wdl_scale };
-    let mut workers: Vec<Worker> = (0..threads)
-        .map(|_| Worker { grad: vec![0.0; layout.param_count()], loss: 0.0, scratch: Scratch::new(n) })
-        .collect();
+    let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new(layout, true)).collect();
     let total_batches = cfg.epochs as u64 * batches_per_epoch;
     let run_start = Instant::now();
     let mut reports = Vec::new();
@@ -384,7 +384,17 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
             adam: adam.clone(),
         };
         export::write_atomic(&cfg.checkpoint, &ckpt.to_bytes())?;
-        export::write_atomic(&cfg.out, &export::network_bytes(&params, layout))?;
+        let quantised = Quantised::of_params(&params, layout);
+        export::write_atomic(&cfg.out, &quantised.to_bytes())?;
+        if !quantised.clipped.is_empty() {
+            (out.line)(&format!(
+                "epoch {epoch}: output weights of bucket(s) {:?} clipped in the network file so that the engine's output sum fits i32",
+                quantised.clipped
+            ));
+        }
+        // The holdout loss is the written network file's, as `net-loss` measures it.
+        let holdout_loss =
+            (!holdout_records.is_empty()).then(|| holdout::loss(&quantised, &holdout_records, spec, &mut workers));
 
         let elapsed = run_start.elapsed().as_secs_f64();
         let per_epoch = elapsed / (epoch - first_epoch + 1) as f64;
@@ -392,16 +402,18 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
             epoch,
             train_loss,
             val_loss,
+            holdout_loss,
             positions_per_s: train.len() as f64 / train_secs,
             lr,
             elapsed_s: elapsed,
             eta_s: per_epoch * (cfg.epochs - epoch) as f64,
         };
         (out.line)(&format!(
-            "epoch {epoch}/{}  train {:.6}  val {}  lr {:.6}  {:.0} pos/s  elapsed {}  ETA {}",
+            "epoch {epoch}/{}  train {:.6}  val {}{}  lr {:.6}  {:.0} pos/s  elapsed {}  ETA {}",
             cfg.epochs,
             report.train_loss,
             report.val_loss.map_or("-".to_string(), |v| format!("{v:.6}")),
+            report.holdout_loss.map_or(String::new(), |h| format!("  holdout {h:.6}")),
             lr,
             report.positions_per_s,
             hms(elapsed),

@@ -15,9 +15,21 @@
 //! [`Network::from_bytes`] checks, in this order: the size holds a header, the magic, the
 //! version (and that a version-3 header is whole), the input count, the activation, the
 //! hidden size's range, the bucket count's range, the feature set, the exact total size
-//! (truncated or trailing bytes), the checksum, the quantisation constants, and last that
-//! the hidden size is the one this build was compiled for. Each failure is its own
-//! [`NetworkError`] with a one-line message.
+//! (truncated or trailing bytes), the checksum, the quantisation constants, that no output bucket's weights can overflow the output layer's i32 sum
+//! ([`MAX_OUTPUT_WEIGHT_SUM`]), and last that the hidden size is the one this build was
+//! compiled for. Each failure is its own [`NetworkError`] with a one-line message. The
+//! checks up to the overflow bound are [`Shape::of_file`], which the trainer's reader shares.
+//!
+//! # The output layer's sum cannot overflow
+//! The output layer sums `screlu(x) · w` over the 2N weights of one bucket in i32, with
+//! `screlu(x) = clamp(x, 0, QA)²` between 0 and `QA²` = 65025 whatever the accumulator holds.
+//! The sum therefore lies between `−QA² · (sum of the bucket's negative weights' magnitudes)`
+//! and `QA² · (sum of its positive weights)`, and both ends are reached (every activation 0
+//! or `QA`). Each of those two weight sums at most [`MAX_OUTPUT_WEIGHT_SUM`] =
+//! `⌊(2³¹ − 1) / QA²⌋` = 33025 is exactly what keeps every sum inside i32, for any hidden
+//! size and bucket count; the reader refuses a file past it, and the trainer's exporter clips
+//! to it. (The embedded network's largest such sum is 3721.) The step after the sum,
+//! `(sum / QA + bias) · SCALE / (QA · QB)`, is computed in i64, so the bias needs no bound.
 //!
 //! # Why the hidden size is a compile-time constant
 //! With `HIDDEN` fixed the network is one `#[repr(C)]` struct of plain arrays, each weight
@@ -59,6 +71,14 @@ pub const CHECKSUM_BYTES: usize = 8;
 pub const MAX_HIDDEN: usize = 4096;
 /// Hidden sizes must be multiples of this (whole SIMD registers).
 pub const HIDDEN_MULTIPLE: usize = 16;
+/// The most that one output bucket's positive weights may sum to, and its negative weights'
+/// magnitudes: `⌊i32::MAX / QA²⌋` = 33025, so that the output layer's sum `Σ screlu · w`,
+/// each `screlu` between 0 and `QA²`, always fits i32 (see the module documentation).
+pub const MAX_OUTPUT_WEIGHT_SUM: i64 = i32::MAX as i64 / (QA as i64 * QA as i64);
+/// The output layer forms `screlu(x) · w` in 16-bit lanes as `(screlu(x) + SCRELU_SHIFT) · w`,
+/// `screlu(x) + SCRELU_SHIFT` fitting i16 (`simd::layers`); the sum then lacks
+/// `−SCRELU_SHIFT · Σ w`, which [`OutputWeights::screlu_offset`] computes once per network.
+pub const SCRELU_SHIFT: i16 = i16::MIN;
 
 /// The default network, embedded at build time: a network trained on Horizon's own self-play
 /// games (see `nets/HISTORY.md`).
@@ -86,17 +106,33 @@ pub struct Column(pub [i16; HIDDEN]);
 #[repr(C, align(64))]
 pub struct OutputWeights(pub [i16; 2 * HIDDEN]);
 
+impl OutputWeights {
+    /// The part of the output layer's sum over these weights that does not depend on the
+    /// position: `−SCRELU_SHIFT · Σ w` (modulo 2³², as the sum is), which the SIMD loop leaves
+    /// out and its caller adds back ([`SCRELU_SHIFT`]). Zero for all-zero weights.
+    pub fn screlu_offset(&self) -> i32 {
+        let sum = self.0.iter().fold(0i32, |s, &w| s.wrapping_add(w as i32));
+        sum.wrapping_mul(-(SCRELU_SHIFT as i32))
+    }
+}
+
 /// The quantised network. All fields are plain integers, so all-zero bytes are a valid value
-/// (a network with one output bucket: a count of 0 counts as 1).
+/// (a network with one output bucket: a count of 0 counts as 1; all-zero output weights have
+/// offset 0).
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Network {
     /// `feature_weights[f]`: the column added to an accumulator when feature `f` is active.
     pub feature_weights: [Column; INPUTS],
     pub feature_bias: Column,
-    /// The output weights of each bucket; those past [`Network::buckets`] are zero.
-    pub output_weights: [OutputWeights; MAX_OUTPUT_BUCKETS],
+    /// The output weights of each bucket; those past [`Network::buckets`] are zero. Private,
+    /// so that `output_offset` always matches them: set through
+    /// [`Network::set_output_weights`].
+    output_weights: [OutputWeights; MAX_OUTPUT_BUCKETS],
     pub output_bias: [i32; MAX_OUTPUT_BUCKETS],
+    /// Each bucket's [`OutputWeights::screlu_offset`], computed when its weights are set
+    /// rather than in every evaluation.
+    output_offset: [i32; MAX_OUTPUT_BUCKETS],
     /// How many output buckets are in use (see [`super::features::output_bucket`]).
     pub output_buckets: u32,
     /// How pieces become input features (`Plain` is all-zero bytes).
@@ -108,6 +144,25 @@ impl Network {
     #[inline(always)]
     pub fn buckets(&self) -> usize {
         (self.output_buckets as usize).clamp(1, MAX_OUTPUT_BUCKETS)
+    }
+
+    /// The output weights of bucket `bucket` (below [`MAX_OUTPUT_BUCKETS`]).
+    #[inline(always)]
+    pub fn output_weights(&self, bucket: usize) -> &OutputWeights {
+        &self.output_weights[bucket]
+    }
+
+    /// The position-independent part of bucket `bucket`'s output sum (see
+    /// [`OutputWeights::screlu_offset`]), computed when the weights were set.
+    #[inline(always)]
+    pub fn output_offset(&self, bucket: usize) -> i32 {
+        self.output_offset[bucket]
+    }
+
+    /// Sets the output weights of bucket `bucket` (below [`MAX_OUTPUT_BUCKETS`]) and their offset.
+    pub fn set_output_weights(&mut self, bucket: usize, weights: OutputWeights) {
+        self.output_weights[bucket] = weights;
+        self.output_offset[bucket] = weights.screlu_offset();
     }
 }
 
@@ -164,6 +219,13 @@ pub enum NetworkError {
         qb: u32,
         scale: u32,
     },
+    /// An output bucket whose positive weights, or negative weights' magnitudes, sum past
+    /// [`MAX_OUTPUT_WEIGHT_SUM`]: its output sum could overflow i32.
+    OutputOverflow {
+        bucket: usize,
+        positive: i64,
+        negative: i64,
+    },
     /// A valid file whose hidden size is not this build's.
     HiddenSizeMismatch {
         found: u32,
@@ -213,6 +275,10 @@ impl fmt::Display for NetworkError {
             NetworkError::QuantisationMismatch { qa, qb, scale } => write!(
                 f,
                 "quantisation constants mismatch (file QA {qa} QB {qb} SCALE {scale}, engine QA {QA} QB {QB} SCALE {SCALE})"
+            ),
+            NetworkError::OutputOverflow { bucket, positive, negative } => write!(
+                f,
+                "output bucket {bucket}'s weights could overflow the output sum (positive weights sum to {positive}, negative ones to -{negative}; each must be within {MAX_OUTPUT_WEIGHT_SUM})"
             ),
             NetworkError::HiddenSizeMismatch { found } => {
                 write!(f, "hidden size mismatch (file has {found}, this build supports {HIDDEN})")
@@ -274,6 +340,119 @@ pub fn header_bytes(n: usize, buckets: usize, set: FeatureSet) -> Vec<u8> {
     header
 }
 
+/// The sizes a valid file announces (hidden size N, output buckets B, the feature set), and
+/// where each of its blocks lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub hidden: usize,
+    pub buckets: usize,
+    pub features: FeatureSet,
+}
+
+impl Shape {
+    /// Checks `bytes` as a network file of any hidden size, in the order the format fixes
+    /// (see the module documentation): everything but whether this build has its hidden
+    /// size. The engine's reader and the trainer's share it.
+    pub fn of_file(bytes: &[u8]) -> Result<Shape, NetworkError> {
+        // 1. A header must be there to read.
+        if bytes.len() < HEADER_BYTES {
+            return Err(NetworkError::TooShort { found: bytes.len(), header: HEADER_BYTES });
+        }
+        // 2. The header, field by field, in the order the format fixes.
+        if bytes[..8] != MAGIC {
+            return Err(NetworkError::BadMagic);
+        }
+        let mut r = Reader { bytes, pos: 8 };
+        let version = r.u32();
+        if ![VERSION_ONE_BUCKET, VERSION_BUCKETS, VERSION].contains(&version) {
+            return Err(NetworkError::UnsupportedVersion(version));
+        }
+        let header = header_size(version);
+        if bytes.len() < header {
+            return Err(NetworkError::TooShort { found: bytes.len(), header });
+        }
+        let inputs = r.u32();
+        if inputs as usize != INPUTS {
+            return Err(NetworkError::WrongInputCount(inputs));
+        }
+        let hidden = r.u32();
+        let activation = r.u32();
+        if activation != ACTIVATION_SCRELU {
+            return Err(NetworkError::WrongActivation(activation));
+        }
+        let n = hidden as usize;
+        if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_MULTIPLE) {
+            return Err(NetworkError::HiddenSizeOutOfRange(hidden));
+        }
+        let (qa, qb, scale, bucket_field) = (r.u32(), r.u32(), r.u32(), r.u32());
+        let buckets = if version == VERSION_ONE_BUCKET { 1 } else { bucket_field as usize };
+        if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
+            return Err(NetworkError::OutputBucketsOutOfRange(bucket_field));
+        }
+        let features = if version == VERSION {
+            let code = r.u32();
+            FeatureSet::from_code(code).ok_or(NetworkError::UnknownFeatureSet(code))?
+        } else {
+            FeatureSet::Plain
+        };
+        let shape = Shape { hidden: n, buckets, features };
+        // 3. The exact size the header announces.
+        let expected = shape.file_size();
+        if bytes.len() < expected {
+            return Err(NetworkError::Truncated { expected, found: bytes.len() });
+        }
+        if bytes.len() > expected {
+            return Err(NetworkError::TrailingBytes { expected, found: bytes.len() });
+        }
+        // 4. The checksum over everything before it.
+        let body = expected - CHECKSUM_BYTES;
+        let stored = u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes"));
+        let computed = fnv1a64(&bytes[..body]);
+        if stored != computed {
+            return Err(NetworkError::BadChecksum { expected: stored, found: computed });
+        }
+        // 5. The quantisation the engine's arithmetic assumes.
+        if qa as i32 != QA || qb as i32 != QB || scale as i32 != SCALE {
+            return Err(NetworkError::QuantisationMismatch { qa, qb, scale });
+        }
+        // 6. No output bucket whose sum could overflow i32.
+        for bucket in 0..buckets {
+            let at = shape.output_weights_at(bucket);
+            let weights = bytes[at..at + 4 * n].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]) as i64);
+            let (positive, negative) = weights.fold((0, 0), |(p, m), w| if w > 0 { (p + w, m) } else { (p, m - w) });
+            if positive > MAX_OUTPUT_WEIGHT_SUM || negative > MAX_OUTPUT_WEIGHT_SUM {
+                return Err(NetworkError::OutputOverflow { bucket, positive, negative });
+            }
+        }
+        Ok(shape)
+    }
+
+    /// The file's exact size.
+    pub const fn file_size(&self) -> usize {
+        file_size_with(self.hidden, self.buckets, self.features)
+    }
+
+    /// Where the feature weights `i16 [768][N]` start: after the header.
+    pub const fn feature_weights_at(&self) -> usize {
+        header_size(written_version(self.buckets, self.features))
+    }
+
+    /// Where the feature bias `i16 [N]` starts.
+    pub const fn feature_bias_at(&self) -> usize {
+        self.feature_weights_at() + INPUTS * self.hidden * 2
+    }
+
+    /// Where bucket `bucket`'s output weights `i16 [2N]` start.
+    pub const fn output_weights_at(&self, bucket: usize) -> usize {
+        self.feature_bias_at() + self.hidden * 2 + bucket * 4 * self.hidden
+    }
+
+    /// Where bucket `bucket`'s output bias (i32) is.
+    pub const fn output_bias_at(&self, bucket: usize) -> usize {
+        self.output_weights_at(self.buckets) + 4 * bucket
+    }
+}
+
 /// A little-endian reader over a slice whose length was checked beforehand.
 struct Reader<'a> {
     bytes: &'a [u8],
@@ -318,85 +497,30 @@ impl Network {
 
     /// Reads a network from the bytes of a `.nnue` file, with every check of the format.
     pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetworkError> {
-        // 1. A header must be there to read.
-        if bytes.len() < HEADER_BYTES {
-            return Err(NetworkError::TooShort { found: bytes.len(), header: HEADER_BYTES });
-        }
-        // 2. The header, field by field, in the order the format fixes.
-        if bytes[..8] != MAGIC {
-            return Err(NetworkError::BadMagic);
-        }
-        let mut r = Reader { bytes, pos: 8 };
-        let version = r.u32();
-        if ![VERSION_ONE_BUCKET, VERSION_BUCKETS, VERSION].contains(&version) {
-            return Err(NetworkError::UnsupportedVersion(version));
-        }
-        let header = header_size(version);
-        if bytes.len() < header {
-            return Err(NetworkError::TooShort { found: bytes.len(), header });
-        }
-        let inputs = r.u32();
-        if inputs as usize != INPUTS {
-            return Err(NetworkError::WrongInputCount(inputs));
-        }
-        let hidden = r.u32();
-        let activation = r.u32();
-        if activation != ACTIVATION_SCRELU {
-            return Err(NetworkError::WrongActivation(activation));
-        }
-        let n = hidden as usize;
-        if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_MULTIPLE) {
-            return Err(NetworkError::HiddenSizeOutOfRange(hidden));
-        }
-        let (qa, qb, scale, bucket_field) = (r.u32(), r.u32(), r.u32(), r.u32());
-        let buckets = if version == VERSION_ONE_BUCKET { 1 } else { bucket_field as usize };
-        if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
-            return Err(NetworkError::OutputBucketsOutOfRange(bucket_field));
-        }
-        let set = if version == VERSION {
-            let code = r.u32();
-            FeatureSet::from_code(code).ok_or(NetworkError::UnknownFeatureSet(code))?
-        } else {
-            FeatureSet::Plain
-        };
-        // 3. The exact size the header announces.
-        let expected = header + file_size(n, buckets) - HEADER_BYTES;
-        if bytes.len() < expected {
-            return Err(NetworkError::Truncated { expected, found: bytes.len() });
-        }
-        if bytes.len() > expected {
-            return Err(NetworkError::TrailingBytes { expected, found: bytes.len() });
-        }
-        // 4. The checksum over everything before it.
-        let body = expected - CHECKSUM_BYTES;
-        let stored = u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes"));
-        let computed = fnv1a64(&bytes[..body]);
-        if stored != computed {
-            return Err(NetworkError::BadChecksum { expected: stored, found: computed });
-        }
-        // 5. The quantisation the engine's arithmetic assumes.
-        if qa as i32 != QA || qb as i32 != QB || scale as i32 != SCALE {
-            return Err(NetworkError::QuantisationMismatch { qa, qb, scale });
-        }
-        // 6. A valid network, but can this build run it?
-        if n != HIDDEN {
-            return Err(NetworkError::HiddenSizeMismatch { found: hidden });
+        // 1. A valid file ...
+        let shape = Shape::of_file(bytes)?;
+        // 2. ... but can this build run it?
+        if shape.hidden != HIDDEN {
+            return Err(NetworkError::HiddenSizeMismatch { found: shape.hidden as u32 });
         }
         let mut net = Network::zeroed();
-        let mut r = Reader { bytes, pos: header };
+        let mut r = Reader { bytes, pos: shape.feature_weights_at() };
         for column in net.feature_weights.iter_mut() {
             r.i16s(&mut column.0);
         }
         r.i16s(&mut net.feature_bias.0);
-        for w in &mut net.output_weights[..buckets] {
-            r.i16s(&mut w.0);
+        debug_assert_eq!(r.pos, shape.output_weights_at(0));
+        for bucket in 0..shape.buckets {
+            let mut weights = OutputWeights([0; 2 * HIDDEN]);
+            r.i16s(&mut weights.0);
+            net.set_output_weights(bucket, weights);
         }
-        for b in &mut net.output_bias[..buckets] {
+        for b in &mut net.output_bias[..shape.buckets] {
             *b = r.i32();
         }
-        net.output_buckets = buckets as u32;
-        net.feature_set = set;
-        debug_assert_eq!(r.pos, body);
+        net.output_buckets = shape.buckets as u32;
+        net.feature_set = shape.features;
+        debug_assert_eq!(r.pos, shape.file_size() - CHECKSUM_BYTES);
         Ok(net)
     }
 
@@ -441,9 +565,11 @@ impl Network {
         for b in net.feature_bias.0.iter_mut() {
             *b = next(PLACEHOLDER_BIAS_RANGE) as i16;
         }
-        for w in net.output_weights[0].0.iter_mut() {
+        let mut weights = OutputWeights([0; 2 * HIDDEN]);
+        for w in weights.0.iter_mut() {
             *w = next(PLACEHOLDER_OUTPUT_RANGE) as i16;
         }
+        net.set_output_weights(0, weights);
         net.output_bias[0] = next(PLACEHOLDER_BIAS_RANGE);
         net.output_buckets = 1;
         net
@@ -456,7 +582,7 @@ impl Network {
         let buckets = buckets.clamp(1, MAX_OUTPUT_BUCKETS);
         for b in 1..buckets {
             let other = Network::random(seed.wrapping_add(b as u64));
-            net.output_weights[b] = other.output_weights[0];
+            net.set_output_weights(b, other.output_weights[0]);
             net.output_bias[b] = other.output_bias[0];
         }
         net.output_buckets = buckets as u32;

@@ -5,10 +5,11 @@
 //! Every path gives exactly the same integers: the first layer is i16 addition and
 //! subtraction that wraps the same way in every lane width, and the output layer sums exact
 //! products in wrapping i32 arithmetic, which is associative, so the lane width (the order
-//! of the sum) does not matter.
+//! of the sum) does not matter. The output layer's position-independent term is not summed
+//! here: the network computes it once ([`OutputWeights::screlu_offset`]).
 
 use super::super::features::{HIDDEN, QA};
-use super::super::network::{Column, OutputWeights};
+use super::super::network::{Column, OutputWeights, SCRELU_SHIFT};
 use super::vector::Vector;
 
 /// `out = inp + Σ adds − Σ subs`, lane by lane, `V::LANES` lanes at a time. `HIDDEN` must
@@ -35,39 +36,38 @@ pub fn update<V: Vector, const A: usize, const S: usize>(
 }
 
 /// The output layer's sum: `Σ screlu(us[j]) · w[j] + Σ screlu(them[j]) · w[HIDDEN + j]`,
-/// where `screlu(x) = clamp(x, 0, QA)²`, modulo 2³² (as wrapping i32). `HIDDEN` must be a
-/// multiple of `V::LANES`.
+/// where `screlu(x) = clamp(x, 0, QA)²`, modulo 2³² (as wrapping i32); `offset` must be
+/// [`OutputWeights::screlu_offset`] of `w`, which the network computes once. `HIDDEN` must
+/// be a multiple of `V::LANES`.
 ///
 /// `screlu(x) · w` is formed with 16-bit lanes: `v = clamp(x, 0, QA)` is at most 255, so
-/// `v²` (at most 65025) fits sixteen bits unsigned; `t = v² − 32768` (wrapping: the top bit
-/// flipped) fits i16, and `mul_add_pairs(t, w)` sums the exact products `t · w` in i32.
-/// Adding back `32768 · Σ w` (subtracting `Σ −32768 · w`, the `correction`) gives
-/// `Σ v² · w` modulo 2³². (The sum of products is below 2³¹ only up to the weights; it may
-/// wrap, and wraps the same on every path.)
+/// `v²` (at most 65025) fits sixteen bits unsigned; `t = v² + SCRELU_SHIFT` (−32768,
+/// wrapping: the top bit flipped) fits i16, and `mul_add_pairs(t, w)` sums the exact
+/// products `t · w` in i32. What `t` added, `SCRELU_SHIFT · Σ w`, does not depend on the
+/// position: `offset` takes it away again, giving `Σ v² · w` modulo 2³². That is the exact
+/// sum whenever the exact sum fits i32, which the network file's bound guarantees
+/// (`network::MAX_OUTPUT_WEIGHT_SUM`): the lanes may wrap on the way, but modulo 2³² the
+/// order of the additions does not matter, so every path gives the same integer.
 #[inline(always)]
-pub fn screlu_dot<V: Vector>(simd: V, us: &Column, them: &Column, w: &OutputWeights) -> i32 {
+pub fn screlu_dot<V: Vector>(simd: V, us: &Column, them: &Column, w: &OutputWeights, offset: i32) -> i32 {
     let (w_us, w_them) = w.0.split_at(HIDDEN);
-    let sums = (simd.zero_i32(), simd.zero_i32());
-    let sums = screlu_half(simd, us, w_us, sums);
-    let (sum, correction) = screlu_half(simd, them, w_them, sums);
-    simd.sum_i32(simd.sub_i32(sum, correction))
+    let sum = screlu_half(simd, us, w_us, simd.zero_i32());
+    let sum = screlu_half(simd, them, w_them, sum);
+    simd.sum_i32(sum).wrapping_add(offset)
 }
 
-/// One perspective's half of [`screlu_dot`]: adds its `Σ t · w` to `sum` and its
-/// `Σ −32768 · w` to `correction`.
+/// One perspective's half of [`screlu_dot`]: adds its `Σ t · w` to `sum`.
 #[inline(always)]
-fn screlu_half<V: Vector>(simd: V, acc: &Column, weights: &[i16], sums: (V::I32, V::I32)) -> (V::I32, V::I32) {
-    let (mut sum, mut correction) = sums;
+fn screlu_half<V: Vector>(simd: V, acc: &Column, weights: &[i16], mut sum: V::I32) -> V::I32 {
     let zero = simd.splat(0);
     let qa = simd.splat(QA as i16);
-    let top = simd.splat(i16::MIN);
+    let shift = simd.splat(SCRELU_SHIFT);
     for k in 0..HIDDEN / V::LANES {
         let at = k * V::LANES;
         let v = simd.min(simd.max(simd.load(&acc.0[at..]), zero), qa);
-        let t = simd.add(simd.mul(v, v), top);
+        let t = simd.add(simd.mul(v, v), shift);
         let w = simd.load(&weights[at..]);
         sum = simd.add_i32(sum, simd.mul_add_pairs(t, w));
-        correction = simd.add_i32(correction, simd.mul_add_pairs(top, w));
     }
-    (sum, correction)
+    sum
 }

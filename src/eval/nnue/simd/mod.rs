@@ -151,33 +151,35 @@ pub fn update_with<const A: usize, const S: usize>(
 }
 
 /// The output layer's sum: `Σ screlu(us[j]) · w[j] + Σ screlu(them[j]) · w[HIDDEN + j]`, where
-/// `screlu(x) = clamp(x, 0, QA)²`, in wrapping i32 arithmetic.
+/// `screlu(x) = clamp(x, 0, QA)²`, in wrapping i32 arithmetic. `offset` is
+/// [`OutputWeights::screlu_offset`] of `w`, computed once per network
+/// ([`super::Network::output_offset`]).
 #[inline]
-pub fn screlu_dot(us: &Column, them: &Column, w: &OutputWeights) -> i32 {
-    screlu_dot_with(backend(), us, them, w)
+pub fn screlu_dot(us: &Column, them: &Column, w: &OutputWeights, offset: i32) -> i32 {
+    screlu_dot_with(backend(), us, them, w, offset)
 }
 
 /// `screlu_dot` with a given backend. Asking for a path the CPU lacks runs the scalar one.
 #[inline]
-pub fn screlu_dot_with(backend: Backend, us: &Column, them: &Column, w: &OutputWeights) -> i32 {
+pub fn screlu_dot_with(backend: Backend, us: &Column, them: &Column, w: &OutputWeights, offset: i32) -> i32 {
     match backend {
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 => {
             if let Some(simd) = usable(Avx512::detect()) {
                 // SAFETY: the token exists, so AVX-512 F and BW and AVX2 were detected.
-                return unsafe { screlu_dot_avx512(simd, us, them, w) };
+                return unsafe { screlu_dot_avx512(simd, us, them, w, offset) };
             }
         }
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => {
             if let Some(simd) = usable(Avx2::detect()) {
                 // SAFETY: the token exists, so AVX2 was detected.
-                return unsafe { screlu_dot_avx2(simd, us, them, w) };
+                return unsafe { screlu_dot_avx2(simd, us, them, w, offset) };
             }
         }
         _ => {}
     }
-    layers::screlu_dot(Scalar, us, them, w)
+    layers::screlu_dot(Scalar, us, them, w, offset)
 }
 
 // The entry points: the generic loops compiled with each instruction set enabled. The
@@ -209,14 +211,14 @@ fn update_avx512<const A: usize, const S: usize>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn screlu_dot_avx2(simd: Avx2, us: &Column, them: &Column, w: &OutputWeights) -> i32 {
-    layers::screlu_dot(simd, us, them, w)
+fn screlu_dot_avx2(simd: Avx2, us: &Column, them: &Column, w: &OutputWeights, offset: i32) -> i32 {
+    layers::screlu_dot(simd, us, them, w, offset)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx2")]
-fn screlu_dot_avx512(simd: Avx512, us: &Column, them: &Column, w: &OutputWeights) -> i32 {
-    layers::screlu_dot(simd, us, them, w)
+fn screlu_dot_avx512(simd: Avx512, us: &Column, them: &Column, w: &OutputWeights, offset: i32) -> i32 {
+    layers::screlu_dot(simd, us, them, w, offset)
 }
 
 #[cfg(test)]
@@ -267,11 +269,17 @@ mod tests {
                 let want = a.0[j].wrapping_add(b.0[j]).wrapping_add(c.0[j]).wrapping_sub(d.0[j]).wrapping_sub(e.0[j]);
                 assert_eq!(out.0[j], want, "{backend:?} update, lane {j}");
             }
-            assert_eq!(screlu_dot_with(backend, a, b, &weights), plain_screlu_dot(a, b, &weights), "{backend:?}");
+            let offset = weights.screlu_offset();
+            assert_eq!(
+                screlu_dot_with(backend, a, b, &weights, offset),
+                plain_screlu_dot(a, b, &weights),
+                "{backend:?}"
+            );
             let clipped = Column([i16::MAX; HIDDEN]);
             let extreme = OutputWeights([i16::MIN; 2 * HIDDEN]);
             let want = plain_screlu_dot(&clipped, &clipped, &extreme);
-            assert_eq!(screlu_dot_with(backend, &clipped, &clipped, &extreme), want, "{backend:?}");
+            let offset = extreme.screlu_offset();
+            assert_eq!(screlu_dot_with(backend, &clipped, &clipped, &extreme, offset), want, "{backend:?}");
         }
     }
 }

@@ -31,7 +31,6 @@ pub trait Vector: Copy {
     /// lane: the i32 lanes together sum to `Σ a · b` (modulo 2³²).
     fn mul_add_pairs(self, a: Self::I16, b: Self::I16) -> Self::I32;
     fn add_i32(self, a: Self::I32, b: Self::I32) -> Self::I32;
-    fn sub_i32(self, a: Self::I32, b: Self::I32) -> Self::I32;
     /// The sum of the i32 lanes.
     fn sum_i32(self, v: Self::I32) -> i32;
 }
@@ -90,10 +89,6 @@ impl Vector for Scalar {
     #[inline(always)]
     fn add_i32(self, a: i32, b: i32) -> i32 {
         a.wrapping_add(b)
-    }
-    #[inline(always)]
-    fn sub_i32(self, a: i32, b: i32) -> i32 {
-        a.wrapping_sub(b)
     }
     #[inline(always)]
     fn sum_i32(self, v: i32) -> i32 {

@@ -90,11 +90,6 @@ impl Vector for Avx2 {
         unsafe { _mm256_add_epi32(a, b) }
     }
     #[inline(always)]
-    fn sub_i32(self, a: __m256i, b: __m256i) -> __m256i {
-        // SAFETY: an `Avx2` exists only if AVX2 was detected.
-        unsafe { _mm256_sub_epi32(a, b) }
-    }
-    #[inline(always)]
     fn sum_i32(self, v: __m256i) -> i32 {
         // SAFETY: an `Avx2` exists only if AVX2 was detected (AVX2 includes SSE2).
         unsafe {
@@ -192,11 +187,6 @@ impl Vector for Avx512 {
     fn add_i32(self, a: __m512i, b: __m512i) -> __m512i {
         // SAFETY: an `Avx512` exists only if AVX-512 F and BW were detected.
         unsafe { _mm512_add_epi32(a, b) }
-    }
-    #[inline(always)]
-    fn sub_i32(self, a: __m512i, b: __m512i) -> __m512i {
-        // SAFETY: an `Avx512` exists only if AVX-512 F and BW were detected.
-        unsafe { _mm512_sub_epi32(a, b) }
     }
     #[inline(always)]
     fn sum_i32(self, v: __m512i) -> i32 {
