@@ -94,7 +94,7 @@ impl Quantised {
     /// The `.nnue` file (the layout of `docs/nnue.md`).
     pub fn to_bytes(&self) -> Vec<u8> {
         let l = self.layout;
-        let mut out = Vec::with_capacity(Shape { hidden: l.n, buckets: l.buckets, features: l.features }.file_size());
+        let mut out = Vec::with_capacity(Shape::written(l.n, l.buckets, l.features).file_size());
         out.extend_from_slice(&header_bytes(l.n, l.buckets, l.features));
         for w in self.first_layer.iter().chain(&self.output_weights) {
             out.extend_from_slice(&w.to_le_bytes());
@@ -193,7 +193,7 @@ mod tests {
         let q = Quantised::of_params(&params, l);
         assert_eq!(q.clipped, [1, 2]);
         let bytes = q.to_bytes();
-        assert_eq!(bytes.len(), Shape { hidden: 16, buckets: 3, features: FeatureSet::Plain }.file_size());
+        assert_eq!(bytes.len(), Shape::written(16, 3, FeatureSet::Plain).file_size());
         let back = Quantised::from_bytes(&bytes).expect("within the bound");
         assert_eq!(back.output_weights, q.output_weights);
         assert_eq!((&back.first_layer, &back.output_bias), (&q.first_layer, &q.output_bias));

@@ -297,7 +297,7 @@ pub const fn file_size(n: usize, buckets: usize) -> usize {
 /// The exact size of a file with hidden size `n`, `buckets` output buckets and feature set
 /// `set` (whose header is 4 bytes longer when mirrored: version 3).
 pub const fn file_size_with(n: usize, buckets: usize, set: FeatureSet) -> usize {
-    header_size(written_version(buckets, set)) + INPUTS * n * 2 + n * 2 + buckets * (2 * n * 2 + 4) + CHECKSUM_BYTES
+    Shape::written(n, buckets, set).file_size()
 }
 
 /// The version a network with `buckets` output buckets and feature set `set` is written in:
@@ -347,6 +347,8 @@ pub struct Shape {
     pub hidden: usize,
     pub buckets: usize,
     pub features: FeatureSet,
+    /// The header's size: 44 bytes in version 3 (even for a plain network), 40 before.
+    pub header: usize,
 }
 
 impl Shape {
@@ -395,7 +397,7 @@ impl Shape {
         } else {
             FeatureSet::Plain
         };
-        let shape = Shape { hidden: n, buckets, features };
+        let shape = Shape { hidden: n, buckets, features, header };
         // 3. The exact size the header announces.
         let expected = shape.file_size();
         if bytes.len() < expected {
@@ -427,14 +429,23 @@ impl Shape {
         Ok(shape)
     }
 
+    /// The shape of a network as it is written ([`written_version`]).
+    pub const fn written(hidden: usize, buckets: usize, features: FeatureSet) -> Shape {
+        Shape { hidden, buckets, features, header: header_size(written_version(buckets, features)) }
+    }
+
     /// The file's exact size.
     pub const fn file_size(&self) -> usize {
-        file_size_with(self.hidden, self.buckets, self.features)
+        self.header
+            + INPUTS * self.hidden * 2
+            + self.hidden * 2
+            + self.buckets * (2 * self.hidden * 2 + 4)
+            + CHECKSUM_BYTES
     }
 
     /// Where the feature weights `i16 [768][N]` start: after the header.
     pub const fn feature_weights_at(&self) -> usize {
-        header_size(written_version(self.buckets, self.features))
+        self.header
     }
 
     /// Where the feature bias `i16 [N]` starts.
