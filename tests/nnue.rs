@@ -271,6 +271,9 @@ fn unreadable_file_is_an_error() {
 
 // ---- incremental accumulators equal a full refresh --------------------------------------
 
+mod common;
+
+use common::accumulators::{check, Seen};
 use horizon::eval::nnue::simd::{self, Backend};
 use horizon::eval::nnue::{Accumulator, AccumulatorStack};
 use horizon::{Board, Move, MoveKind, Piece};
@@ -297,55 +300,6 @@ const WALK_FENS: [&str; 12] = [
     "r1b1k2r/1P1p1ppp/2n2n2/1qp1p3/1bPPP1Q1/2N2N2/p4PPP/R1B1KB1R w KQkq - 0 1",
     "4k3/1P4P1/8/3Pp3/8/8/1p4p1/R3K2R w KQ e6 0 1",
 ];
-
-/// What kinds of moves a walk went through.
-#[derive(Default, Debug)]
-struct Seen {
-    castles: usize,
-    castles_king_on_rook_square: usize,
-    en_passant: usize,
-    promotions: [usize; 6],
-    capture_promotions: usize,
-    captured: [usize; 6],
-    /// King moves (castling included) across the d/e line: a mirrored network's refreshes.
-    king_crossings: usize,
-    nulls: usize,
-    checked: usize,
-}
-
-fn record(seen: &mut Seen, b: &Board, m: Move) {
-    match m.kind() {
-        MoveKind::Castle => {
-            seen.castles += 1;
-            if m.king_dest() == m.to() || m.king_dest() == m.from() {
-                seen.castles_king_on_rook_square += 1;
-            }
-        }
-        MoveKind::EnPassant => seen.en_passant += 1,
-        MoveKind::Promotion => {
-            seen.promotions[m.promotion().index()] += 1;
-            if b.piece_on(m.to()).is_some() {
-                seen.capture_promotions += 1;
-            }
-        }
-        MoveKind::Normal => {}
-    }
-    if let Some(p) = b.captured_piece(m) {
-        seen.captured[p.index()] += 1;
-    }
-    let is_king_move = m.kind() == MoveKind::Castle || b.piece_on(m.from()) == Some(Piece::King);
-    if is_king_move && (m.from().index() % 8 < 4) != (m.king_dest().index() % 8 < 4) {
-        seen.king_crossings += 1;
-    }
-}
-
-/// Checks the stack's accumulator at `ply` against a refresh of `b`.
-fn check(stack: &mut AccumulatorStack, net: &Network, b: &Board, ply: usize, seen: &mut Seen) {
-    let lazy = *stack.get(ply, net);
-    let fresh = Accumulator::refreshed(net, b);
-    assert!(lazy == fresh, "incremental accumulator differs from a refresh at ply {ply}: {}", b.to_fen());
-    seen.checked += 1;
-}
 
 /// Walks a make/unmake tree below `b`: every special move, plus `branch` random others, to
 /// `depth`; at each node a null move too. Checks every node (sometimes skipping, so that
@@ -377,7 +331,7 @@ fn walk(
     }
     chosen.truncate(12);
     for m in chosen {
-        record(seen, b, m);
+        seen.record(b, m);
         stack.push_move(ply, net, b, m);
         b.make(m);
         walk(b, stack, net, ply + 1, depth - 1, branch, rng, seen);
@@ -476,7 +430,7 @@ fn incremental_equals_refresh_over_long_random_games_with(net: &Network) -> Seen
                 stack.push_null(ply);
                 b.make_null();
             } else {
-                record(&mut seen, &b, m);
+                seen.record(&b, m);
                 stack.push_move(ply, net, &b, m);
                 b.make(m);
             }

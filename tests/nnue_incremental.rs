@@ -6,8 +6,10 @@
 //! the embedded network, and compares the accumulator and the evaluation with a refresh at
 //! every ply, after every side line is taken back, and all the way back to the start.
 
-use horizon::eval::nnue::Network;
-use horizon::eval::nnue::{default_network, evaluate, evaluate_board, output_bucket, Accumulator, AccumulatorStack};
+mod common;
+
+use common::accumulators::{check, Seen};
+use horizon::eval::nnue::{default_network, output_bucket, AccumulatorStack, Network};
 use horizon::{Board, Move, MoveKind, Piece};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -35,56 +37,9 @@ const SIDE_LINES: usize = 2;
 /// The chance of a null move side line at a ply (when not in check).
 const NULL_CHANCE: f64 = 0.25;
 
-/// What the games went through, so the test knows it covered every kind of move.
-#[derive(Default, Debug)]
-struct Seen {
-    checked: usize,
-    castles: usize,
-    castles_king_on_rook_square: usize,
-    en_passant: usize,
-    promotions: [usize; 6],
-    capture_promotions: usize,
-    captured: [usize; 6],
-    king_moves: usize,
-    bucket_changes: usize,
-    nulls: usize,
-}
-
-impl Seen {
-    /// Notes the kind of the legal move `m` on `b` (before it is made).
-    fn record(&mut self, b: &Board, m: Move) {
-        match m.kind() {
-            MoveKind::Castle => {
-                self.castles += 1;
-                if m.king_dest() == m.to() || m.king_dest() == m.from() {
-                    self.castles_king_on_rook_square += 1;
-                }
-            }
-            MoveKind::EnPassant => self.en_passant += 1,
-            MoveKind::Promotion => {
-                self.promotions[m.promotion().index()] += 1;
-                self.capture_promotions += usize::from(b.piece_on(m.to()).is_some());
-            }
-            MoveKind::Normal => self.king_moves += usize::from(b.piece_on(m.from()) == Some(Piece::King)),
-        }
-        if let Some(p) = b.captured_piece(m) {
-            self.captured[p.index()] += 1;
-        }
-    }
-}
-
 /// The eight output buckets of the embedded network are what a capture can change.
 fn bucket(net: &Network, b: &Board) -> usize {
     output_bucket(b.occupied().count(), net.buckets())
-}
-
-/// The stack's accumulator and evaluation at `ply` against a refresh of `b`.
-fn check(stack: &mut AccumulatorStack, net: &Network, b: &Board, ply: usize, seen: &mut Seen) {
-    let lazy = *stack.get(ply, net);
-    assert!(lazy == Accumulator::refreshed(net, b), "accumulator differs from a refresh at ply {ply}: {}", b.to_fen());
-    let incremental = evaluate(net, &lazy, b.side_to_move(), b.occupied().count());
-    assert_eq!(incremental, evaluate_board(net, b), "evaluation at ply {ply}: {}", b.to_fen());
-    seen.checked += 1;
 }
 
 /// Makes `m` at `ply` as the search does: the feature changes first, then the board.

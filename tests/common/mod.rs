@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod accumulators;
+
 use horizon::perft::{parse_suite_line, SuiteEntry};
 use horizon::search::{Report, Reporter};
 use horizon::syzygy::Tablebases;
