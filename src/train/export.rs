@@ -28,7 +28,7 @@ use super::network::Layout;
 use super::quantise::Quantised;
 
 // The format's constants are the engine's reader's, defined once in `eval::nnue`.
-pub use crate::eval::nnue::network::{file_size, file_size_with};
+pub use crate::eval::nnue::network::file_size_with;
 pub use crate::eval::nnue::{QA, QB, SCALE};
 
 /// The quantised network file of float parameters `params` laid out as `l`.

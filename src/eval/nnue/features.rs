@@ -128,17 +128,8 @@ pub fn for_each_feature(
     colored: impl Fn(Color, Piece) -> Bitboard,
     mut visit: impl FnMut(usize),
 ) {
-    let mask = match set {
-        FeatureSet::Plain => 0,
-        FeatureSet::Mirrored => {
-            let king = colored(perspective, Piece::King);
-            if king.is_empty() {
-                0
-            } else {
-                mirror_mask(set, king.lsb().index())
-            }
-        }
-    };
+    let king = colored(perspective, Piece::King);
+    let mask = if king.is_empty() { 0 } else { mirror_mask(set, king.lsb().index()) };
     for color in Color::ALL {
         for piece in Piece::ALL {
             for sq in colored(color, piece) {
