@@ -329,6 +329,15 @@ fn ponder_and_ponderhit() {
     assert!(t0.elapsed() < Duration::from_millis(1500), "ponderhit then {:?}", t0.elapsed());
     legal_bestmove(&best, START_FEN, &["e2e4"]);
     assert_eq!(count_bestmoves(&e.sync()), 0);
+    // A ponder search that ends before the ponderhit: the score is sent again with it,
+    // after the ponderhit, so a client reading that move's analysis gets one.
+    e.send("go ponder depth 3");
+    e.silent_for(Duration::from_millis(500));
+    e.send("ponderhit");
+    let (lines, best) = e.bestmove(Duration::from_secs(2));
+    legal_bestmove(&best, START_FEN, &["e2e4"]);
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3 ") && l.contains(" score ")), "{lines:?}");
+    assert_eq!(count_bestmoves(&e.sync()), 0);
     // Ponder miss: stop ends the ponder search with one bestmove.
     e.send("go ponder wtime 2000 btime 2000");
     assert_eq!(count_bestmoves(&e.silent_for(Duration::from_millis(300))), 0);

@@ -41,11 +41,20 @@ struct UciReporter {
     chess960: bool,
     /// `UCI_ShowWDL`: the root's material for the win/draw/loss model (`None`: no `wdl`).
     wdl_material: Option<i32>,
+    /// The lines of the last iteration sent (one per `multipv` line), repeated after a
+    /// `ponderhit` that arrives once the ponder search has ended, so that the client sees
+    /// the score of the move it is about to receive.
+    last: Vec<String>,
 }
 
 impl Reporter for UciReporter {
     fn report(&mut self, r: &Report) {
-        send(&format_info(r, self.chess960, self.wdl_material));
+        let line = format_info(r, self.chess960, self.wdl_material);
+        if r.multipv <= 1 {
+            self.last.clear();
+        }
+        self.last.push(line.clone());
+        send(&line);
     }
 }
 
@@ -534,14 +543,24 @@ impl Engine {
         let control = self.control.clone();
         let tablebases = self.tablebases.clone();
         self.spawn_job("search", move || {
-            let result = pool.search(&board, limits, &mut UciReporter { chess960, wdl_material });
+            let mut reporter = UciReporter { chess960, wdl_material, last: Vec::new() };
+            let result = pool.search(&board, limits, &mut reporter);
             // Tables that turned out damaged when first loaded: reported once each.
             for e in tablebases.iter().flat_map(|t| t.take_errors()) {
                 send(&format!("info string error: {e}"));
             }
             // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
+            let mut waited_for_ponderhit = false;
             while (wait_for_stop || control.pondering.load(Ordering::SeqCst)) && !control.stop.load(Ordering::SeqCst) {
+                waited_for_ponderhit |= !wait_for_stop;
                 std::thread::sleep(Duration::from_millis(1));
+            }
+            // A ponderhit after the search ended: the last score was sent while the move
+            // was still a guess, so it is sent again for the move that is now played.
+            if waited_for_ponderhit && !control.stop.load(Ordering::SeqCst) {
+                for l in &reporter.last {
+                    send(l);
+                }
             }
             let s = result.stats;
             let ms = result.time.as_millis().max(1);
