@@ -121,6 +121,48 @@ fn lines_parse_and_pass_the_filters() {
     let _ = std::fs::remove_file(out);
 }
 
+/// The (FEN, score) pairs of a data file, in order.
+fn positions(text: &str) -> Vec<(String, i32)> {
+    text.lines().map(|l| parse_line(l).map(|d| (d.fen, d.score)).expect("a data line")).collect()
+}
+
+/// `--filter` changes which positions are written, never the games: the looser filter
+/// writes every position the default one does, in the same order, and more.
+#[test]
+fn the_bestmove_filter_keeps_a_superset() {
+    let (a, b) = (temp_path("filter-q"), temp_path("filter-b"));
+    let strict = positions(&generate(&a, &["--threads", "1"]));
+    let loose = positions(&generate(&b, &["--threads", "1", "--filter", "bestmove"]));
+    let mut rest = loose.iter();
+    for p in &strict {
+        assert!(rest.any(|q| q == p), "{p:?} of the default filter is missing from --filter bestmove");
+    }
+    assert!(loose.len() > strict.len(), "--filter bestmove kept {} of {}", loose.len(), strict.len());
+    for (fen, score) in &loose {
+        let board = Board::from_fen(fen).unwrap();
+        assert!(!board.in_check() && score.abs() < MATE_BOUND, "{fen} {score}");
+    }
+    let _ = std::fs::remove_file(a);
+    let _ = std::fs::remove_file(b);
+}
+
+/// A higher `--win-score` plays on where the default adjudicates: each game's positions
+/// under the default are a prefix of the same game's positions without adjudication.
+#[test]
+fn a_higher_win_score_plays_games_further() {
+    let (a, b) = (temp_path("win-default"), temp_path("win-high"));
+    let args = ["--threads", "1", "--seed", "3", "--games", "3"];
+    let short = positions(&generate(&a, &args));
+    let long = positions(&generate(&b, &[&args[..], &["--win-score", "3000", "--win-plies", "12"]].concat()));
+    let mut rest = long.iter();
+    for p in &short {
+        assert!(rest.any(|q| q == p), "{p:?} of the default run is missing with --win-score 3000");
+    }
+    assert!(long.len() > short.len(), "no game went further: {} and {} positions", short.len(), long.len());
+    let _ = std::fs::remove_file(a);
+    let _ = std::fs::remove_file(b);
+}
+
 #[test]
 fn book_openings_are_used() {
     let book = temp_path("book.epd");
@@ -194,6 +236,10 @@ fn bad_arguments_exit_2_with_one_line() {
         (vec!["datagen", "--out", o, "--games", "3", "extra"], "extra"),
         (vec!["datagen", "--out", o, "--games", "3", "--append", "--force"], "--force"),
         (vec!["datagen", "--out", o, "--games", "3", "--eval", "quantum"], "--eval must be 'classical' or 'nnue'"),
+        (vec!["datagen", "--out", o, "--games", "3", "--filter", "loose"], "--filter must be 'qsearch' or 'bestmove'"),
+        (vec!["datagen", "--out", o, "--games", "3", "--win-score", "50"], "--win-score"),
+        (vec!["datagen", "--out", o, "--games", "3", "--win-score", "31000"], "--win-score"),
+        (vec!["datagen", "--out", o, "--games", "3", "--win-plies", "0"], "--win-plies"),
         (vec!["datagen", "--out", o, "--games", "3", "--eval", "classical", "--evalfile", "n.nnue"], "--evalfile"),
         (vec!["datagen", "--out", o, "--games", "3", "--evalfile", "/nonexistent-dir/n.nnue"], "network file"),
         (vec!["datagen", "--out", "/nonexistent-dir/x/data.txt", "--games", "1"], "cannot write"),

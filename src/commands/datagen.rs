@@ -1,6 +1,6 @@
 //! `horizon datagen --out FILE --games N [--threads T] [--nodes N] [--soft-nodes S] [--seed S]
 //! [--book FILE] [--random-plies K] [--hash MB] [--format text|bin] [--eval classical|nnue]
-//! [--evalfile FILE] [--append | --force]`: self-play positions for tuning and training (the
+//! [--evalfile FILE] [--win-score CP] [--win-plies N] [--filter qsearch|bestmove] [--append | --force]`: self-play positions for tuning and training (the
 //! library is `crate::data::datagen`; the data format is `crate::data::text`). Progress and the final
 //! summary go to stderr.
 
@@ -9,15 +9,16 @@ use super::evaluation;
 use super::subcommand::{Exit, Failure, Outcome, Subcommand};
 use crate::data::book::read_book;
 use crate::data::datagen::{
-    Config, DatagenError, Existing, Status, DEFAULT_BOOK_RANDOM_PLIES, DEFAULT_RANDOM_PLIES, HARD_NODE_FACTOR,
+    Config, DatagenError, Existing, Filter, Status, DEFAULT_BOOK_RANDOM_PLIES, DEFAULT_RANDOM_PLIES, HARD_NODE_FACTOR,
 };
 use crate::data::Format;
+use crate::search::params::MATE_BOUND;
 use std::io::IsTerminal;
 use std::time::Duration;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "datagen",
-    help: "  datagen --out FILE --games N     self-play positions for tuning [--threads T] [--nodes N] [--seed S]\n                                   [--book FILE] [--random-plies K] [--hash MB] [--format text|bin]\n                                   [--soft-nodes S] [--eval classical|nnue] [--evalfile FILE] [--append | --force]",
+    help: "  datagen --out FILE --games N     self-play positions for tuning [--threads T] [--nodes N] [--seed S]\n                                   [--book FILE] [--random-plies K] [--hash MB] [--format text|bin]\n                                   [--soft-nodes S] [--eval classical|nnue] [--evalfile FILE] [--append | --force]\n                                   [--win-score CP] [--win-plies N] [--filter qsearch|bestmove]",
     run,
     claims: None,
 };
@@ -32,6 +33,10 @@ const MAX_COUNT: u64 = 1 << 40;
 const MAX_SOFT_NODES: u64 = MAX_COUNT / HARD_NODE_FACTOR;
 /// The most random plies after the opening position.
 const MAX_RANDOM_PLIES: usize = 200;
+/// `--win-score`: from a pawn up to the largest score short of a mate.
+const WIN_SCORES: std::ops::RangeInclusive<i32> = 100..=MATE_BOUND - 1;
+/// `--win-plies`: at most this many plies in a row.
+const MAX_WIN_PLIES: usize = 100;
 
 /// Reads the arguments into a run's configuration (reading the book, if any).
 fn config(argv: &[String]) -> Result<Config, Failure> {
@@ -48,6 +53,9 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
             "--random-plies",
             "--hash",
             "--format",
+            "--win-score",
+            "--win-plies",
+            "--filter",
             evaluation::FLAGS[0],
             evaluation::FLAGS[1],
         ],
@@ -76,6 +84,12 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
         Some(v) => return Err(Failure::Input(format!("--format must be 'text' or 'bin', got '{v}'"))),
     };
     cfg.network = evaluation::choose(&a)?;
+    cfg.rules.win_score = a.number("--win-score", WIN_SCORES)?.unwrap_or(cfg.rules.win_score);
+    cfg.rules.win_plies = a.number("--win-plies", 1..=MAX_WIN_PLIES)?.unwrap_or(cfg.rules.win_plies);
+    if let Some(v) = a.value("--filter") {
+        cfg.rules.filter = Filter::from_name(v)
+            .ok_or_else(|| Failure::Input(format!("--filter must be 'qsearch' or 'bestmove', got '{v}'")))?;
+    }
     cfg.seed = a.number("--seed", 0..=u64::MAX)?.unwrap_or(cfg.seed);
     cfg.hash_mb = a.number("--hash", HASH_MB)?.unwrap_or(cfg.hash_mb);
     let random_plies = a.number("--random-plies", 0..=MAX_RANDOM_PLIES)?;

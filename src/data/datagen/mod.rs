@@ -28,15 +28,16 @@
 //!    and `--nodes` (default `S` × [`HARD_NODE_FACTOR`]) is the hard cap.
 //! 3. **End.** Checkmate, stalemate, threefold repetition, the fifty-move rule and
 //!    insufficient material end a game as the rules say. Adjudication ends it earlier: a
-//!    win when the score stays at or beyond [`WIN_SCORE`] for one side for [`WIN_PLIES`]
-//!    plies in a row; a draw when, after [`DRAW_MIN_PLY`] plies, the score stays within
+//!    win when the score stays at or beyond `--win-score` (default [`WIN_SCORE`]) for one
+//!    side for `--win-plies` (default [`WIN_PLIES`]) plies in a row; a draw when, after [`DRAW_MIN_PLY`] plies, the score stays within
 //!    [`DRAW_SCORE`] for [`DRAW_PLIES`] plies in a row. A game still going after
 //!    [`MAX_GAME_PLIES`] plies is scored a draw.
 //! 4. **Filter.** A position is written only when it was reached after the opening, its
 //!    side to move is not in check, the best move found is not a capture or promotion, the
-//!    score is not a mate score, and the quiescence search scores it exactly as the static
-//!    evaluation does (nothing is hanging). These are the positions whose search score the
-//!    static evaluation can hope to match.
+//!    score is not a mate score, and (by default, `--filter qsearch`) the quiescence search
+//!    scores it exactly as the static evaluation does (nothing is hanging). These are the
+//!    positions whose search score the static evaluation can hope to match. `--filter
+//!    bestmove` drops that last test ([`Filter`]).
 //!
 //! # Reproducibility
 //!
@@ -55,7 +56,8 @@ pub mod player;
 pub mod runner;
 
 pub use player::{
-    Game, Player, DRAW_MIN_PLY, DRAW_PLIES, DRAW_SCORE, MAX_GAME_PLIES, OPENING_MAX_SCORE, WIN_PLIES, WIN_SCORE,
+    Filter, Game, Player, Rules, DRAW_MIN_PLY, DRAW_PLIES, DRAW_SCORE, MAX_GAME_PLIES, OPENING_MAX_SCORE, WIN_PLIES,
+    WIN_SCORE,
 };
 pub use runner::{
     run, Config, DatagenError, Existing, Status, DEFAULT_BOOK_RANDOM_PLIES, DEFAULT_HASH_MB, DEFAULT_NODES,

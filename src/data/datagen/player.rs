@@ -20,9 +20,10 @@ use std::sync::Arc;
 pub const OPENING_MAX_SCORE: i32 = 400;
 /// Give up drawing openings for a game after this many tries (a book of lost positions).
 const MAX_OPENING_TRIES: usize = 1000;
-/// Win adjudication: a score at least this large (centipawns) for the same side ...
+/// Win adjudication by default (`--win-score`): a score at least this large (centipawns)
+/// for the same side ...
 pub const WIN_SCORE: i32 = 1000;
-/// ... for this many plies in a row.
+/// ... for this many plies in a row (`--win-plies`).
 pub const WIN_PLIES: usize = 6;
 /// Draw adjudication: a score at most this large (centipawns, either side) ...
 pub const DRAW_SCORE: i32 = 10;
@@ -33,6 +34,50 @@ pub const DRAW_PLIES: usize = 12;
 pub const DRAW_MIN_PLY: usize = 80;
 /// A game still running after this many plies is scored a draw.
 pub const MAX_GAME_PLIES: usize = 600;
+
+/// Which of a game's positions are written (`--filter`). Both drop positions reached in
+/// the opening, positions in check, positions whose best move is a capture or promotion,
+/// and mate scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Filter {
+    /// Also drop a position unless the quiescence search scores it exactly as the static
+    /// evaluation does (nothing hanging): the default, `--filter qsearch`.
+    Quiescence,
+    /// Keep the rest as they are (`--filter bestmove`): the search score of a position
+    /// with a threat in it is still the score a static evaluation should learn.
+    BestMove,
+}
+
+impl Filter {
+    /// The name `--filter` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Filter::Quiescence => "qsearch",
+            Filter::BestMove => "bestmove",
+        }
+    }
+
+    /// The filter `--filter` names, if any.
+    pub fn from_name(name: &str) -> Option<Filter> {
+        [Filter::Quiescence, Filter::BestMove].into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// How a game may end early and which of its positions are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Win adjudication: a score at least this large for one side ...
+    pub win_score: i32,
+    /// ... for this many plies in a row.
+    pub win_plies: usize,
+    pub filter: Filter,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules { win_score: WIN_SCORE, win_plies: WIN_PLIES, filter: Filter::Quiescence }
+    }
+}
 
 /// A finished game: the positions kept (FEN, White-relative score) and the result.
 #[derive(Clone, Debug)]
@@ -76,6 +121,7 @@ pub struct Player {
     tt: Arc<TranspositionTable>,
     nodes: u64,
     soft_nodes: Option<u64>,
+    rules: Rules,
 }
 
 impl Player {
@@ -83,7 +129,7 @@ impl Player {
     pub fn new(hash_mb: usize, nodes: u64) -> Result<Player, HashAllocError> {
         let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
         let searcher = Searcher::new(tt.clone(), Arc::new(Control::default()));
-        Ok(Player { searcher, tt, nodes: nodes.max(1), soft_nodes: None })
+        Ok(Player { searcher, tt, nodes: nodes.max(1), soft_nodes: None, rules: Rules::default() })
     }
 
     /// Evaluates with `network` (`None`: the classical evaluation).
@@ -96,6 +142,22 @@ impl Player {
     pub fn with_soft_nodes(mut self, soft: Option<u64>) -> Player {
         self.soft_nodes = soft;
         self
+    }
+
+    /// Adjudicates and filters as `rules` says.
+    pub fn with_rules(mut self, rules: Rules) -> Player {
+        self.rules = rules;
+        self
+    }
+
+    /// Is the position worth writing, with `r` its search? See [`Filter`].
+    fn keep(&mut self, board: &Board, r: &SearchResult) -> bool {
+        let quiet_move = r.score.abs() < MATE_BOUND && !board.in_check() && !is_tactical(board, r.best);
+        quiet_move
+            && match self.rules.filter {
+                Filter::BestMove => true,
+                Filter::Quiescence => self.searcher.quiescence(board) == self.searcher.static_evaluation(board),
+            }
     }
 
     fn search(&mut self, board: &Board) -> SearchResult {
@@ -180,24 +242,20 @@ impl Player {
             let us = board.side_to_move();
             let white_score = if us == Color::White { r.score } else { -r.score };
 
-            // Keep the position if it is quiet and its score is not a mate score.
-            if r.score.abs() < MATE_BOUND
-                && !board.in_check()
-                && !is_tactical(&board, r.best)
-                && self.searcher.quiescence(&board) == self.searcher.static_evaluation(&board)
-            {
+            if self.keep(&board, &r) {
                 positions.push((board.to_fen(), white_score));
             }
 
             // Adjudication.
-            win_run = if white_score >= WIN_SCORE {
+            let win = self.rules.win_score;
+            win_run = if white_score >= win {
                 win_run.max(0) + 1
-            } else if white_score <= -WIN_SCORE {
+            } else if white_score <= -win {
                 win_run.min(0) - 1
             } else {
                 0
             };
-            if win_run.unsigned_abs() as usize >= WIN_PLIES {
+            if win_run.unsigned_abs() as usize >= self.rules.win_plies {
                 break Outcome::win_for(if win_run > 0 { Color::White } else { Color::Black });
             }
             let game_ply = random_plies + plies;

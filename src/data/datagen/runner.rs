@@ -1,7 +1,7 @@
 //! A whole run: the configuration, the worker threads (each with its own [`Player`]), the
 //! output file written one game at a time, and progress reports.
 
-use super::player::Player;
+use super::player::{Player, Rules};
 use crate::data::text::Outcome;
 use crate::data::Format;
 use crate::error::HashAllocError;
@@ -58,6 +58,8 @@ pub struct Config {
     /// The network the players evaluate with (`--eval`, `--evalfile`), or `None` for the
     /// classical evaluation.
     pub network: Option<Arc<Network>>,
+    /// Win adjudication and the position filter (`--win-score`, `--win-plies`, `--filter`).
+    pub rules: Rules,
 }
 
 impl Config {
@@ -77,6 +79,7 @@ impl Config {
             format: Format::Text,
             report_every: Duration::from_secs(30),
             network: None,
+            rules: Rules::default(),
         }
     }
 }
@@ -144,7 +147,7 @@ pub fn run(cfg: &Config, report: &(dyn Fn(&Status) + Sync)) -> Result<Status, Da
     let mut players = Vec::with_capacity(cfg.threads);
     for _ in 0..cfg.threads {
         let player = Player::new(cfg.hash_mb, cfg.nodes).map_err(DatagenError::Hash)?;
-        players.push(player.with_soft_nodes(cfg.soft_nodes).with_network(cfg.network.clone()));
+        players.push(player.with_soft_nodes(cfg.soft_nodes).with_rules(cfg.rules).with_network(cfg.network.clone()));
     }
     let start = Instant::now();
     let shared = Shared {
