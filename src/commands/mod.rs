@@ -4,7 +4,7 @@
 //! # Layout
 //! - One file per subcommand ([`perft`], [`perft_suite`], [`perft_diff`], [`bench`], [`see`],
 //!   [`epd`], [`datagen`], [`tune`], [`tb`], [`genfens`], [`pgn_convert`], [`convert`],
-//!   [`train`], [`net_loss`], [`wdl_fit`]). Each reads its arguments, calls the library with
+//!   [`train`], [`net_loss`], [`wdl_fit`], [`tunables`]). Each reads its arguments, calls the library with
 //!   typed values (e.g. `crate::data::datagen::Config`), and turns the library's typed error
 //!   into a [`Failure`]. Nothing outside this folder imports it: libraries never depend on the
 //!   command line.
@@ -45,6 +45,7 @@ pub mod see;
 pub mod subcommand;
 pub mod tb;
 pub mod train;
+pub mod tunables;
 pub mod tune;
 pub mod wdl_fit;
 
@@ -67,6 +68,7 @@ pub const COMMANDS: &[Subcommand] = &[
     train::COMMAND,
     net_loss::COMMAND,
     wdl_fit::COMMAND,
+    tunables::COMMAND,
 ];
 
 /// The text of `horizon help`.

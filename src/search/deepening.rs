@@ -250,7 +250,7 @@ impl Searcher {
     /// One root search at `depth` inside a window around the previous score, widened on
     /// failure, until the score is exact or the search is stopped.
     fn aspiration(&mut self, depth: i32, prev: i32, pv_idx: usize, reporter: &mut dyn Reporter) -> Outcome {
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = ASPIRATION_WINDOW.get();
         let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
         } else {

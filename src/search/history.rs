@@ -58,7 +58,7 @@ impl Default for History {
 /// The history bonus for a cutoff at `depth`.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (depth * depth * HISTORY_SCALE).min(HISTORY_BONUS_CAP)
+    (depth * depth * HISTORY_SCALE.get()).min(HISTORY_BONUS_CAP.get())
 }
 
 impl History {

@@ -17,7 +17,7 @@
 //! - `tablebase`: Syzygy probes at the root (ranking the moves) and inside the search;
 //! - [`tt`]: the transposition table; `pv`: the principal variation;
 //! - [`time`]: time limits from the clock, scaled by how settled the search is;
-//!   [`params`]: every tunable number.
+//!   [`params`]: every tunable number; [`tunable`]: the ones SPSA may tune.
 //!
 //! This file holds the [`Searcher`] (everything one search thread owns) and the checks
 //! every node makes (limits, draws).
@@ -39,6 +39,10 @@ mod tablebase;
 pub mod threads;
 pub mod time;
 pub mod tt;
+pub mod tunable;
+
+#[cfg(feature = "spsa")]
+pub use negamax::rebuild_lmr;
 
 pub use limits::{Control, Limits, Options};
 pub use report::{CurrentMove, CurrentMoveSink, Report, Reporter, Score, SearchResult, Silent, Stats};

@@ -11,16 +11,62 @@ use crate::moves::Move;
 use crate::see::see_ge;
 use once_cell::sync::Lazy;
 
+/// The late-move reduction at depth `d` for move number `m` (both at least 1).
+fn lmr_formula(d: usize, m: usize) -> i32 {
+    let base = LMR_BASE_CENTI.get() as f64 / 100.0;
+    let divisor = LMR_DIVISOR_CENTI.get() as f64 / 100.0;
+    (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32
+}
+
 /// Late-move reductions, indexed by depth and move number: built once, on first use.
+#[cfg(not(feature = "spsa"))]
 static LMR: Lazy<[[i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = Lazy::new(|| {
     let mut t = [[0i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            *r = lmr_formula(d, m);
         }
     }
     t
 });
+
+/// A tuning build's table: rebuilt by [`rebuild_lmr`] when an LMR option changes.
+#[cfg(feature = "spsa")]
+static LMR: Lazy<[[std::sync::atomic::AtomicI32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = Lazy::new(|| {
+    let t = std::array::from_fn(|_| std::array::from_fn(|_| std::sync::atomic::AtomicI32::new(0)));
+    fill_lmr(&t);
+    t
+});
+
+#[cfg(feature = "spsa")]
+fn fill_lmr(t: &[[std::sync::atomic::AtomicI32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]) {
+    for (d, row) in t.iter().enumerate().skip(1) {
+        for (m, r) in row.iter().enumerate().skip(1) {
+            r.store(lmr_formula(d, m), std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+/// Recomputes the reduction table from `LMR_BASE_CENTI` and `LMR_DIVISOR_CENTI` (a tuning
+/// build calls this after `setoption`).
+#[cfg(feature = "spsa")]
+pub fn rebuild_lmr() {
+    fill_lmr(&LMR);
+}
+
+/// The reduction for depth `d` and move number `m` (clamped to the table's size).
+#[inline(always)]
+fn lmr(d: usize, m: usize) -> i32 {
+    let (d, m) = (d.min(LMR_TABLE_SIZE - 1), m.min(LMR_TABLE_SIZE - 1));
+    #[cfg(not(feature = "spsa"))]
+    {
+        LMR[d][m]
+    }
+    #[cfg(feature = "spsa")]
+    {
+        LMR[d][m].load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
 
 impl Searcher {
     /// Is the static eval at `ply` better than at our previous move? When that node was in
@@ -165,7 +211,10 @@ impl Searcher {
         if !pv_node && !in_check && !root && !singular_search {
             // Step 7. Reverse futility pruning: far enough above beta at low depth, the
             // opponent will not catch up.
-            if depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving as i32) >= beta && eval.abs() < MATE_BOUND {
+            if depth <= RFP_DEPTH
+                && eval - RFP_MARGIN.get() * (depth - improving as i32) >= beta
+                && eval.abs() < MATE_BOUND
+            {
                 return eval;
             }
             // Step 8. Null-move pruning: if passing still fails high, a real move will too.
@@ -177,9 +226,9 @@ impl Searcher {
                 && self.has_non_pawn_material()
                 && beta.abs() < MATE_BOUND
             {
-                let r = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
+                let r = NMP_BASE_REDUCTION.get()
+                    + depth / NMP_DEPTH_DIVISOR.get()
+                    + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_MAX_EVAL_REDUCTION);
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply].moved = 0;
                 self.make_null_move(ply);
@@ -214,7 +263,7 @@ impl Searcher {
         let mut legal = 0usize;
         let mut quiets_tried = [Move::NULL; MAX_TRACKED_QUIETS];
         let mut n_quiets = 0usize;
-        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { LMP_NOT_IMPROVING_DIVISOR };
+        let lmp_limit = (LMP_BASE.get() + depth * depth) / if improving { 1 } else { LMP_NOT_IMPROVING_DIVISOR };
         let orig_alpha = alpha;
 
         while let Some((m, order)) = picker.next(&self.board, &self.history) {
@@ -233,7 +282,7 @@ impl Searcher {
                     // Late move pruning: enough quiets tried at low depth.
                     let late = !pv_node && !in_check && depth <= LMP_DEPTH && n_quiets as i32 >= lmp_limit;
                     // Futility: a quiet move cannot lift a hopeless eval above alpha.
-                    let futility_value = eval + FUTILITY_BASE + FUTILITY_MARGIN * depth;
+                    let futility_value = eval + FUTILITY_BASE.get() + FUTILITY_MARGIN.get() * depth;
                     let futile =
                         !in_check && depth <= FUTILITY_DEPTH && futility_value <= alpha && !is_refutation_score(order);
                     // Quiet checks are kept: they may mate, which the static eval cannot see.
@@ -244,12 +293,12 @@ impl Searcher {
                         }
                         continue;
                     }
-                    if depth <= SEE_PRUNE_DEPTH && !see_ge(&self.board, m, -SEE_QUIET_MARGIN * depth) {
+                    if depth <= SEE_PRUNE_DEPTH && !see_ge(&self.board, m, -SEE_QUIET_MARGIN.get() * depth) {
                         continue;
                     }
                 } else if depth <= SEE_PRUNE_DEPTH
                     && is_bad_capture_score(order)
-                    && !see_ge(&self.board, m, -SEE_CAPTURE_MARGIN * depth * depth)
+                    && !see_ge(&self.board, m, -SEE_CAPTURE_MARGIN.get() * depth * depth)
                 {
                     continue;
                 }
@@ -265,7 +314,7 @@ impl Searcher {
                     && e.bound != Bound::Upper
                     && tt_score.abs() < MATE_BOUND
                 {
-                    let singular_beta = tt_score - SE_MARGIN * depth;
+                    let singular_beta = tt_score - SE_MARGIN.get() * depth;
                     self.stack[ply].excluded = m;
                     let s = self.negamax(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
                     self.stack[ply].excluded = Move::NULL;
@@ -310,14 +359,14 @@ impl Searcher {
                 && legal > LMR_MIN_MOVES + pv_node as usize
                 && (quiet || is_bad_capture_score(order))
             {
-                let mut r = LMR[(depth as usize).min(LMR_TABLE_SIZE - 1)][legal.min(LMR_TABLE_SIZE - 1)];
+                let mut r = lmr(depth as usize, legal);
                 r -= pv_node as i32;
                 r += !improving as i32;
                 r += cut_node as i32;
                 r -= gives_check as i32;
                 r -= is_refutation_score(order) as i32;
                 if quiet && !is_refutation_score(order) {
-                    r -= (order / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_MAX_ADJUST, LMR_HISTORY_MAX_ADJUST);
+                    r -= (order / LMR_HISTORY_DIVISOR.get()).clamp(-LMR_HISTORY_MAX_ADJUST, LMR_HISTORY_MAX_ADJUST);
                 }
                 let r = r.clamp(0, new_depth - 1);
                 score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -446,7 +495,7 @@ mod tests {
         // White (to move) has king, knight and pawns against a queen: no captures, no checks.
         let board = Board::from_fen("3qk3/8/8/8/8/8/PPP5/1K5N w - - 0 1").unwrap();
         let eval = evaluate(&board);
-        let futility_value = eval + FUTILITY_BASE + FUTILITY_MARGIN;
+        let futility_value = eval + FUTILITY_BASE.get() + FUTILITY_MARGIN.get();
         assert!(futility_value < 0, "the position must be hopeless for white: eval {eval}");
         let mut s = searcher();
         s.ready_for_direct_call(&board);

@@ -1,6 +1,10 @@
 //! Every search tunable in one place: each pruning rule is a depth limit and a margin,
 //! and every other number the search decides by (time, windows, table replacement) has a
-//! name and a line saying what it does.
+//! name and a line saying what it does. The margins SPSA may tune are [`Tunable`]s
+//! (declared in the `tunables!` block below; read them with `.get()`): constants in a normal
+//! build, UCI options in a `--features spsa` build (see [`super::tunable`]).
+
+use super::tunable::{tunables, Tunable};
 
 /// Score of a mate at the root; mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 32000;
@@ -22,7 +26,6 @@ pub const TB_STORE_DEPTH_BONUS: i32 = 6;
 
 /// Aspiration windows: used from this depth, starting this wide, widened by half on failure.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
-pub const ASPIRATION_WINDOW: i32 = 20;
 /// On each failure the window's half-width grows by itself divided by this.
 pub const ASPIRATION_WIDEN_DIVISOR: i32 = 2;
 /// Once the half-width exceeds this, the window opens fully.
@@ -34,42 +37,32 @@ pub const BOUND_REPORT_DELAY_MS: u64 = 1000;
 /// searches send no more lines than before.
 pub const CURRMOVE_DELAY_MS: u64 = 1000;
 
-/// Reverse futility pruning: at depth <= this, stop if eval - margin * depth >= beta.
+/// Reverse futility pruning: at depth <= this, stop if eval - `RFP_MARGIN` * depth >= beta.
 pub const RFP_DEPTH: i32 = 7;
-pub const RFP_MARGIN: i32 = 60;
 
 /// Null-move pruning: from this depth, reduction base + depth / divisor (+ eval excess).
 pub const NMP_DEPTH: i32 = 3;
-pub const NMP_BASE_REDUCTION: i32 = 3;
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-pub const NMP_EVAL_DIVISOR: i32 = 200;
 /// The eval-excess part of the null-move reduction is capped at this many plies.
 pub const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 
-/// Futility pruning of quiet moves: at depth <= this, skip if eval + base + margin * depth <= alpha.
+/// Futility pruning of quiet moves: at depth <= this, skip if eval + `FUTILITY_BASE` +
+/// `FUTILITY_MARGIN` * depth <= alpha.
 pub const FUTILITY_DEPTH: i32 = 6;
-pub const FUTILITY_BASE: i32 = 64;
-pub const FUTILITY_MARGIN: i32 = 72;
 
-/// Late move pruning: at depth <= this, skip quiets after base + depth^2 (halved if not improving).
+/// Late move pruning: at depth <= this, skip quiets after `LMP_BASE` + depth^2 (halved if not improving).
 pub const LMP_DEPTH: i32 = 8;
-pub const LMP_BASE: i32 = 3;
 /// The late-move limit is divided by this when the position is not improving.
 pub const LMP_NOT_IMPROVING_DIVISOR: i32 = 2;
 
 /// SEE pruning in the main search: at depth <= this, skip captures losing more than
 /// `SEE_CAPTURE_MARGIN * depth^2` and quiets losing more than `SEE_QUIET_MARGIN * depth`.
 pub const SEE_PRUNE_DEPTH: i32 = 8;
-pub const SEE_CAPTURE_MARGIN: i32 = 20;
-pub const SEE_QUIET_MARGIN: i32 = 60;
 
-/// Late move reductions: from this depth and this move number; r = base + ln(d) ln(m) / divisor.
+/// Late move reductions: from this depth and this move number; r = `LMR_BASE_CENTI` / 100 +
+/// ln(d) ln(m) / (`LMR_DIVISOR_CENTI` / 100), shifted by one ply per `LMR_HISTORY_DIVISOR`
+/// of history score ...
 pub const LMR_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 2;
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 2.25;
-/// History score that shifts the reduction by one ply ...
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 /// ... by at most this many plies either way.
 pub const LMR_HISTORY_MAX_ADJUST: i32 = 2;
 /// The reduction table covers depths and move numbers below this (larger ones use the
@@ -86,7 +79,6 @@ pub const MAX_TRACKED_QUIETS: usize = 64;
 /// extended by a ply.
 pub const SE_DEPTH: i32 = 8;
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
-pub const SE_MARGIN: i32 = 2;
 
 /// Correction history: entries per side, indexed by pawn key.
 pub const CORRECTION_SIZE: usize = 16384;
@@ -100,14 +92,7 @@ pub const CORRECTION_MAX: i32 = 64 * CORRECTION_GRAIN;
 /// Internal iterative reduction: without a hash move, reduce by one from this depth.
 pub const IIR_DEPTH: i32 = 4;
 
-/// Delta pruning in quiescence: skip a capture if stand pat + victim + margin <= alpha. The
-/// victim (and a promotion: the queen's value less the pawn's) is valued by
-/// `Piece::nominal_value`, as in MVV/LVA ordering and SEE.
-pub const DELTA_MARGIN: i32 = 200;
-
-/// History: bonus = min(depth^2 * scale, cap); entries saturate at HISTORY_MAX.
-pub const HISTORY_SCALE: i32 = 16;
-pub const HISTORY_BONUS_CAP: i32 = 1600;
+/// History: bonus = min(depth^2 * `HISTORY_SCALE`, `HISTORY_BONUS_CAP`); entries saturate at this.
 pub const HISTORY_MAX: i32 = 16384;
 /// Between searches every history entry is divided by this (keeps what was learnt, fades it).
 pub const HISTORY_AGE_DIVISOR: i32 = 2;
@@ -179,3 +164,68 @@ pub const TIME_SCALE_MAX: f64 = 2.5;
 /// instead of all searching the same tree.
 pub const SMP_SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 pub const SMP_SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+// ---- tunables: the margins SPSA may tune (`NAME = default, min..=max, c_end;`) ------------
+
+tunables! {
+    /// Aspiration windows start this wide (centipawns either side).
+    ASPIRATION_WINDOW = 20, 8..=60, 3.0;
+    /// Reverse futility pruning margin per ply of depth.
+    RFP_MARGIN = 60, 20..=150, 6.0;
+    /// Null-move pruning: the reduction is this ...
+    NMP_BASE_REDUCTION = 3, 1..=6, 0.5;
+    /// ... plus depth divided by this ...
+    NMP_DEPTH_DIVISOR = 4, 2..=8, 0.5;
+    /// ... plus (eval - beta) divided by this (capped at `NMP_MAX_EVAL_REDUCTION`).
+    NMP_EVAL_DIVISOR = 200, 80..=400, 20.0;
+    /// Futility pruning of quiet moves: the margin's constant part ...
+    FUTILITY_BASE = 64, 0..=200, 10.0;
+    /// ... and its part per ply of depth.
+    FUTILITY_MARGIN = 72, 30..=150, 7.0;
+    /// Late move pruning: quiets allowed before pruning, on top of depth squared.
+    LMP_BASE = 3, 1..=8, 0.5;
+    /// SEE pruning: captures may lose this times depth squared ...
+    SEE_CAPTURE_MARGIN = 20, 5..=60, 3.0;
+    /// ... and quiet moves this times depth.
+    SEE_QUIET_MARGIN = 60, 20..=150, 6.0;
+    /// Late move reductions: the constant part of the reduction, in hundredths of a ply ...
+    LMR_BASE_CENTI = 75, 25..=150, 8.0;
+    /// ... and the divisor of ln(depth) ln(move number), in hundredths.
+    LMR_DIVISOR_CENTI = 225, 150..=350, 15.0;
+    /// History score that shifts a reduction by one ply.
+    LMR_HISTORY_DIVISOR = 8192, 2048..=32768, 800.0;
+    /// Singular extensions: the singular margin per ply of depth.
+    SE_MARGIN = 2, 1..=5, 0.5;
+    /// Delta pruning in quiescence: skip a capture if stand pat + victim + this <= alpha. The
+    /// victim (and a promotion: the queen's value less the pawn's) is valued by
+    /// `Piece::nominal_value`, as in MVV/LVA ordering and SEE.
+    DELTA_MARGIN = 200, 50..=400, 20.0;
+    /// History bonus per depth squared ...
+    HISTORY_SCALE = 16, 4..=40, 2.0;
+    /// ... up to this.
+    HISTORY_BONUS_CAP = 1600, 400..=4000, 150.0;
+}
+
+/// The tunable named `name` (UCI option names compare without case).
+pub fn find_tunable(name: &str) -> Option<&'static Tunable> {
+    TUNABLES.iter().copied().find(|t| t.name.eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tunable_names_are_unique_and_defaults_in_range() {
+        let mut seen = std::collections::HashSet::new();
+        for t in TUNABLES {
+            assert!(seen.insert(t.name.to_ascii_lowercase()), "{} declared twice", t.name);
+            // Non-negative ranges: the UCI layer reads them as spin options.
+            assert!(0 <= t.min && t.min <= t.default && t.default <= t.max, "{}", t.name);
+            assert!(t.c_end > 0.0 && t.c_end <= (t.max - t.min) as f64 / 2.0, "{}: c_end {}", t.name, t.c_end);
+            assert_eq!(t.get(), t.default, "{} does not start at its default", t.name);
+            assert_eq!(find_tunable(&t.name.to_ascii_lowercase()).map(|f| f.name), Some(t.name));
+        }
+        assert!(find_tunable("NoSuchParameter").is_none());
+    }
+}

@@ -88,7 +88,7 @@ impl Searcher {
                 let victim = self.board.captured_piece(m).map_or(0, Piece::nominal_value);
                 let promotion = Piece::Queen.nominal_value() - Piece::Pawn.nominal_value();
                 let gain = victim + if m.is_promotion() { promotion } else { 0 };
-                let optimistic = static_eval + gain + DELTA_MARGIN;
+                let optimistic = static_eval + gain + DELTA_MARGIN.get();
                 if optimistic <= alpha && !m.is_promotion() {
                     self.stats.delta_pruned += 1;
                     // Fail soft with what the skipped capture might have scored.
@@ -149,7 +149,7 @@ mod tests {
         // White (to move): king and knight against a queen; Nh1xg3 is the only capture.
         let board = Board::from_fen("3qk3/8/8/8/8/6p1/8/1K5N w - - 0 1").unwrap();
         let eval = evaluate(&board);
-        let optimistic = eval + Piece::Pawn.nominal_value() + DELTA_MARGIN;
+        let optimistic = eval + Piece::Pawn.nominal_value() + DELTA_MARGIN.get();
         assert!(optimistic < 0, "the capture must not reach alpha: eval {eval}");
         let mut s = Searcher::new(Arc::new(TranspositionTable::new(1)), Arc::new(Control::default()));
         s.ready_for_direct_call(&board);

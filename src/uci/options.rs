@@ -76,7 +76,8 @@ impl Default for EngineOptions {
 
 /// The `option …` lines printed in answer to `uci`.
 pub fn declarations() -> Vec<String> {
-    vec![
+    #[allow(unused_mut)] // only a `--features spsa` build adds to the list
+    let mut list = vec![
         format!("option name Hash type spin default {HASH_DEFAULT} min 1 max {HASH_MAX}"),
         format!("option name Threads type spin default 1 min 1 max {THREADS_MAX}"),
         format!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"),
@@ -97,7 +98,11 @@ pub fn declarations() -> Vec<String> {
         format!("option name SyzygyProbeDepth type spin default 1 min 1 max {SYZYGY_DEPTH_MAX}"),
         "option name Syzygy50MoveRule type check default true".to_string(),
         format!("option name SyzygyProbeLimit type spin default {0} min 0 max {0}", crate::syzygy::MAX_PIECES),
-    ]
+    ];
+    // A tuning build also offers every search margin SPSA may tune.
+    #[cfg(feature = "spsa")]
+    list.extend(crate::search::params::TUNABLES.iter().map(|t| t.uci_option()));
+    list
 }
 
 /// What a successful `setoption` changed, for the engine to act on.
@@ -210,6 +215,16 @@ impl EngineOptions {
             }
             "syzygyprobelimit" => {
                 self.search.tb_probe_limit = spin(name, value, 0, crate::syzygy::MAX_PIECES as u64)? as usize;
+                Ok(Change::Other)
+            }
+            #[cfg(feature = "spsa")]
+            _ if crate::search::params::find_tunable(name).is_some() => {
+                let t = crate::search::params::find_tunable(name).expect("just found");
+                // Every tunable's range is non-negative (checked by a test).
+                let (min, max) = (t.min as u64, t.max as u64);
+                let v = spin(name, value, min, max)?;
+                t.set(v as i32).map_err(|_| OptionError::OutOfRange { name: name.to_string(), value: v, min, max })?;
+                crate::search::rebuild_lmr();
                 Ok(Change::Other)
             }
             _ => Err(OptionError::Unknown(name.to_string())),

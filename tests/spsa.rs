@@ -1,0 +1,117 @@
+//! The SPSA tunables (`src/search/tunable.rs`) on the real binary. Every build: `horizon
+//! tunables` prints OpenBench's SPSA input, and the margins are not UCI options. A
+//! `--features spsa` build (CI builds one): each margin is a UCI option that changes the
+//! search, range-checked, and its default reproduces the normal search.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_horizon");
+
+/// Feeds `input` to the UCI loop, then `isready`, and returns everything it printed up to
+/// `readyok` (a `go` is answered first: `isready` waits for nothing, so the search ends on
+/// its own, without a `quit` cutting it short).
+fn uci(input: &str) -> String {
+    use std::io::BufRead;
+    let mut child =
+        Command::new(BIN).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("cannot start horizon");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let searching = input.lines().any(|l| l.starts_with("go"));
+    let ask = |stdin: &mut std::process::ChildStdin| {
+        stdin.write_all(b"isready\n").and_then(|_| stdin.flush()).unwrap();
+    };
+    if !searching {
+        ask(&mut stdin);
+    }
+    let mut out = String::new();
+    for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        out.push_str(&line);
+        out.push('\n');
+        if line == "readyok" {
+            break;
+        }
+        if line.starts_with("bestmove") {
+            ask(&mut stdin);
+        }
+    }
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    child.wait().unwrap();
+    out
+}
+
+/// The `horizon tunables` lines: (name, default, min, max).
+fn tunables() -> Vec<(String, i32, i32, i32)> {
+    let o = Command::new(BIN).arg("tunables").output().unwrap();
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    text.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(", ").collect();
+            assert_eq!(f.len(), 7, "{l}");
+            assert_eq!(f[1], "int", "{l}");
+            let n = |i: usize| f[i].parse::<i32>().unwrap_or_else(|_| panic!("{l}: field {i}"));
+            let (c_end, r_end): (f64, f64) = (f[5].parse().unwrap(), f[6].parse().unwrap());
+            assert!(c_end > 0.0 && r_end > 0.0 && n(2) >= n(3) && n(2) <= n(4), "{l}");
+            (f[0].to_string(), n(2), n(3), n(4))
+        })
+        .collect()
+}
+
+/// The `info string nodes N` count of a fixed-depth search after `setup`.
+#[cfg(feature = "spsa")]
+fn nodes_at_depth(setup: &str) -> u64 {
+    let out = uci(&format!("{setup}position startpos moves e2e4 c7c5\ngo depth 9\n"));
+    let line = out.lines().find(|l| l.starts_with("info string nodes ")).unwrap_or_else(|| panic!("{out}"));
+    line.split_whitespace().nth(3).unwrap().parse().unwrap()
+}
+
+#[test]
+fn tunables_print_openbench_input() {
+    let t = tunables();
+    assert!(t.len() >= 10, "only {} tunables", t.len());
+    assert!(t.iter().any(|(n, d, ..)| n == "RFP_MARGIN" && *d > 0));
+    let o = Command::new(BIN).args(["tunables", "--uci"]).output().unwrap();
+    let lines = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(lines.lines().count(), t.len());
+    assert!(lines.lines().all(|l| l.starts_with("option name ") && l.contains(" type spin default ")));
+    let bad = Command::new(BIN).args(["tunables", "extra"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[cfg(not(feature = "spsa"))]
+#[test]
+fn a_normal_build_offers_no_tuning_options() {
+    let out = uci("uci\nsetoption name RFP_MARGIN value 70\n");
+    assert!(!out.contains("option name RFP_MARGIN"), "{out}");
+    assert!(out.contains("info string error: unknown option 'RFP_MARGIN'"), "{out}");
+}
+
+#[cfg(feature = "spsa")]
+#[test]
+fn every_tunable_is_an_option_that_changes_the_search() {
+    let out = uci("uci\n");
+    let t = tunables();
+    for (name, default, min, max) in &t {
+        let decl = format!("option name {name} type spin default {default} min {min} max {max}");
+        assert!(out.lines().any(|l| l == decl), "missing: {decl}");
+    }
+    // Out of range: refused with one error line, the value kept.
+    let out = uci("setoption name RFP_MARGIN value 100000\n");
+    assert!(out.contains("info string error: option 'RFP_MARGIN'"), "{out}");
+
+    let base = nodes_at_depth("");
+    // Setting every option to its default changes nothing.
+    let defaults: String = t.iter().map(|(n, d, ..)| format!("setoption name {n} value {d}\n")).collect();
+    assert_eq!(nodes_at_depth(&defaults), base);
+    // Each of these changes the tree.
+    for (name, value) in
+        [("RFP_MARGIN", 150), ("LMR_BASE_CENTI", 150), ("FUTILITY_MARGIN", 30), ("NMP_BASE_REDUCTION", 1)]
+    {
+        let n = nodes_at_depth(&format!("setoption name {name} value {value}\n"));
+        assert_ne!(n, base, "{name} {value} left the search unchanged");
+    }
+}
