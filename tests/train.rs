@@ -730,6 +730,10 @@ fn bad_arguments_are_one_line_with_exit_code_2() {
         ),
         (&["train", "a.bin"][..], "error: --out NET is required\n"),
         (
+            &["train", "a.bin", "--out", "n.nnue", "--lr-final", "0"][..],
+            "error: --lr-final must be a number from 0.000001 to 1, got '0'\n",
+        ),
+        (
             &["train", "a.bin", "--out", "n.nnue", "--features", "sideways"][..],
             "error: --features must be 'plain' or 'mirrored', got 'sideways'\n",
         ),

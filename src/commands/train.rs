@@ -13,14 +13,14 @@ use std::time::{Duration, Instant};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "train",
-    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--features plain|mirrored] [--epochs E] [--lambda L] [--lr X]\n                                   [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] [--holdout FILE]...",
+    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--features plain|mirrored] [--epochs E] [--lambda L] [--lr X] [--lr-final F]\n                                   [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] [--holdout FILE]...",
     run,
     claims: None,
 };
 
 const USAGE: &str =
     "usage: horizon train DATA.bin... --out NET.nnue [--hidden N] [--output-buckets B] [--features plain|mirrored] [--epochs E] [--lambda L] \
-[--lr X] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] \
+[--lr X] [--lr-final F] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] \
 [--holdout FILE]...";
 
 /// The progress line is redrawn this often on a terminal ...
@@ -31,6 +31,8 @@ const PROGRESS_LOG: Duration = Duration::from_secs(10);
 const EPOCHS: std::ops::RangeInclusive<u32> = 1..=100_000;
 /// Learning rates.
 const LR: std::ops::RangeInclusive<f64> = 1e-7..=10.0;
+/// `--lr-final`: the end of the cosine, as a fraction of `--lr` (1: no decay).
+const LR_FINAL: std::ops::RangeInclusive<f64> = 1e-6..=1.0;
 /// Mini-batch sizes.
 const BATCH: std::ops::RangeInclusive<usize> = 1..=1 << 24;
 /// Validation shares.
@@ -68,6 +70,7 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
             "--epochs",
             "--lambda",
             "--lr",
+            "--lr-final",
             "--batch",
             "--threads",
             "--resume",
@@ -88,6 +91,7 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
     cfg.epochs = a.number("--epochs", EPOCHS)?.unwrap_or(cfg.epochs);
     cfg.lambda = a.real("--lambda", LAMBDA)?.map_or(cfg.lambda, |x| x as f32);
     cfg.lr = a.real("--lr", LR)?.map_or(cfg.lr, |x| x as f32);
+    cfg.lr_final = a.real("--lr-final", LR_FINAL)?.map_or(cfg.lr_final, |x| x as f32);
     cfg.batch = a.number("--batch", BATCH)?.unwrap_or(cfg.batch);
     cfg.threads = a.number("--threads", THREADS)?.unwrap_or(cfg.threads);
     cfg.resume = a.value("--resume").map(str::to_string);

@@ -61,7 +61,7 @@ pub const DEFAULT_LAMBDA: f32 = 0.0;
 /// Default (initial) learning rate.
 pub const DEFAULT_LR: f32 = 0.001;
 /// The learning rate decays along a cosine to this fraction of its initial value at the
-/// end of the last epoch.
+/// end of the last epoch, by default (`--lr-final`).
 pub const LR_FINAL_FRACTION: f32 = 0.05;
 /// Default mini-batch size.
 pub const DEFAULT_BATCH: usize = 16384;
@@ -99,6 +99,9 @@ pub struct Config {
     pub epochs: u32,
     pub lambda: f32,
     pub lr: f32,
+    /// The learning rate at the end of the last epoch, as a fraction of `lr` (not stored in
+    /// the checkpoint: a resumed run is given the same value).
+    pub lr_final: f32,
     pub batch: usize,
     pub threads: usize,
     pub resume: Option<String>,
@@ -123,6 +126,7 @@ impl Config {
             epochs: DEFAULT_EPOCHS,
             lambda: DEFAULT_LAMBDA,
             lr: DEFAULT_LR,
+            lr_final: LR_FINAL_FRACTION,
             batch: DEFAULT_BATCH,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             resume: None,
@@ -164,10 +168,10 @@ pub fn hms(secs: f64) -> String {
 }
 
 /// The learning rate after `done` of `total` batches: a cosine from `lr` down to
-/// `lr · LR_FINAL_FRACTION`.
-pub fn learning_rate(lr: f32, done: u64, total: u64) -> f32 {
+/// `lr · final_fraction`.
+pub fn learning_rate(lr: f32, final_fraction: f32, done: u64, total: u64) -> f32 {
     let progress = if total == 0 { 1.0 } else { (done as f64 / total as f64).min(1.0) };
-    let end = lr as f64 * LR_FINAL_FRACTION as f64;
+    let end = lr as f64 * final_fraction as f64;
     (end + (lr as f64 - end) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())) as f32
 }
 
@@ -328,11 +332,12 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     };
     let threads = cfg.threads.max(1);
     (out.line)(&format!(
-        "network (768 -> {n}) x 2 -> 1, {features} features, {buckets} output bucket(s), {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, wdl scale {wdl_scale}, lr {} (cosine to x{LR_FINAL_FRACTION}), epochs {first_epoch}..={}",
+        "network (768 -> {n}) x 2 -> 1, {features} features, {buckets} output bucket(s), {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, wdl scale {wdl_scale}, lr {} (cosine to x{}), epochs {first_epoch}..={}",
         layout.param_count(),
         cfg.batch,
         cfg.lambda,
         cfg.lr,
+        cfg.lr_final,
         cfg.epochs
     ));
 
@@ -350,7 +355,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         let mut lr = cfg.lr;
         for (b, batch) in train.chunks(cfg.batch).enumerate() {
             let done = (epoch as u64 - 1) * batches_per_epoch + b as u64;
-            lr = learning_rate(cfg.lr, done, total_batches);
+            lr = learning_rate(cfg.lr, cfg.lr_final, done, total_batches);
             loss_sum += train_batch(&mut params, layout, batch, spec, &mut workers, &mut adam, lr);
             seen += batch.len();
             let secs = epoch_start.elapsed().as_secs_f64().max(1e-9);
@@ -422,4 +427,24 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         reports.push(report);
     }
     Ok(reports)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::learning_rate;
+
+    #[test]
+    fn the_learning_rate_falls_from_lr_to_its_final_fraction() {
+        for fraction in [0.05f32, 0.003, 1.0] {
+            let total = 1000;
+            assert!((learning_rate(0.001, fraction, 0, total) - 0.001).abs() < 1e-9);
+            assert!((learning_rate(0.001, fraction, total, total) - 0.001 * fraction).abs() < 1e-9);
+            let mut last = f32::INFINITY;
+            for done in (0..=total).step_by(50) {
+                let lr = learning_rate(0.001, fraction, done, total);
+                assert!(lr <= last, "rises at {done} with final fraction {fraction}");
+                last = lr;
+            }
+        }
+    }
 }
