@@ -1,7 +1,8 @@
 //! `horizon datagen --out FILE --games N [--threads T] [--nodes N] [--soft-nodes S] [--seed S]
 //! [--book FILE] [--random-plies K] [--hash MB] [--format text|bin] [--eval classical|nnue]
-//! [--evalfile FILE] [--win-score CP] [--win-plies N] [--filter qsearch|bestmove] [--append | --force]`: self-play positions for tuning and training (the
-//! library is `crate::data::datagen`; the data format is `crate::data::text`). Progress and the final
+//! [--evalfile FILE] [--win-score CP] [--win-plies N] [--filter qsearch|bestmove]
+//! [--append | --force]`: self-play positions for tuning and training (the library is
+//! `crate::data::datagen`; the data format is `crate::data::text`). Progress and the final
 //! summary go to stderr.
 
 use super::args::{ArgError, Args, HASH_MB, THREADS};

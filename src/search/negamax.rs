@@ -18,9 +18,8 @@ fn lmr_formula(d: usize, m: usize) -> i32 {
     (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32
 }
 
-/// Late-move reductions, indexed by depth and move number: built once, on first use.
-#[cfg(not(feature = "spsa"))]
-static LMR: Lazy<[[i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = Lazy::new(|| {
+/// Late-move reductions, indexed by depth and move number.
+fn lmr_table() -> [[i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE] {
     let mut t = [[0i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -28,30 +27,26 @@ static LMR: Lazy<[[i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = Lazy::new(|| {
         }
     }
     t
-});
+}
+
+/// The reduction table, built once, on first use.
+#[cfg(not(feature = "spsa"))]
+static LMR: Lazy<[[i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = Lazy::new(lmr_table);
 
 /// A tuning build's table: rebuilt by [`rebuild_lmr`] when an LMR option changes.
 #[cfg(feature = "spsa")]
-static LMR: Lazy<[[std::sync::atomic::AtomicI32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = Lazy::new(|| {
-    let t = std::array::from_fn(|_| std::array::from_fn(|_| std::sync::atomic::AtomicI32::new(0)));
-    fill_lmr(&t);
-    t
-});
-
-#[cfg(feature = "spsa")]
-fn fill_lmr(t: &[[std::sync::atomic::AtomicI32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]) {
-    for (d, row) in t.iter().enumerate().skip(1) {
-        for (m, r) in row.iter().enumerate().skip(1) {
-            r.store(lmr_formula(d, m), std::sync::atomic::Ordering::Relaxed);
-        }
-    }
-}
+static LMR: Lazy<[[std::sync::atomic::AtomicI32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> =
+    Lazy::new(|| lmr_table().map(|row| row.map(std::sync::atomic::AtomicI32::new)));
 
 /// Recomputes the reduction table from `LMR_BASE_CENTI` and `LMR_DIVISOR_CENTI` (a tuning
 /// build calls this after `setoption`).
 #[cfg(feature = "spsa")]
 pub fn rebuild_lmr() {
-    fill_lmr(&LMR);
+    for (row, new) in LMR.iter().zip(lmr_table()) {
+        for (r, v) in row.iter().zip(new) {
+            r.store(v, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 /// The reduction for depth `d` and move number `m` (clamped to the table's size).

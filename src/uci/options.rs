@@ -217,17 +217,24 @@ impl EngineOptions {
                 self.search.tb_probe_limit = spin(name, value, 0, crate::syzygy::MAX_PIECES as u64)? as usize;
                 Ok(Change::Other)
             }
-            #[cfg(feature = "spsa")]
-            _ if crate::search::params::find_tunable(name).is_some() => {
-                let t = crate::search::params::find_tunable(name).expect("just found");
-                // Every tunable's range is non-negative (checked by a test).
-                let (min, max) = (t.min as u64, t.max as u64);
-                let v = spin(name, value, min, max)?;
-                t.set(v as i32).map_err(|_| OptionError::OutOfRange { name: name.to_string(), value: v, min, max })?;
-                crate::search::rebuild_lmr();
-                Ok(Change::Other)
+            _ => {
+                // A tuning build's search margins.
+                #[cfg(feature = "spsa")]
+                if let Some(t) = crate::search::params::find_tunable(name) {
+                    // Every tunable's range is non-negative (checked by a test).
+                    let (min, max) = (t.min as u64, t.max as u64);
+                    let v = spin(name, value, min, max)?;
+                    t.set(v as i32).map_err(|_| OptionError::OutOfRange {
+                        name: name.to_string(),
+                        value: v,
+                        min,
+                        max,
+                    })?;
+                    crate::search::rebuild_lmr();
+                    return Ok(Change::Other);
+                }
+                Err(OptionError::Unknown(name.to_string()))
             }
-            _ => Err(OptionError::Unknown(name.to_string())),
         }
     }
 }
