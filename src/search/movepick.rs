@@ -120,16 +120,20 @@ impl MovePicker {
         self.list.is_empty()
     }
 
-    /// Index of the best-scored move in `from..to`.
+    /// Index of the best-scored move in `from..to` (`from < to`; the first of equal scores).
+    /// Over a slice with the best score kept in a register, so the loop has no bounds checks
+    /// and compiles to conditional moves: most of the picker's time goes here.
     #[inline(always)]
     fn best_in(&self, from: usize, to: usize) -> usize {
-        let mut best = from;
-        for i in from + 1..to {
-            if self.scores[i] > self.scores[best] {
+        let scores = &self.scores[from..to];
+        let (mut best, mut best_score) = (0, scores[0]);
+        for (i, &s) in scores.iter().enumerate().skip(1) {
+            if s > best_score {
                 best = i;
+                best_score = s;
             }
         }
-        best
+        from + best
     }
 
     #[inline(always)]
