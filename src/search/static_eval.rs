@@ -77,6 +77,7 @@ impl Searcher {
             n.stack.push_move(ply, &n.net, &self.board, m);
         }
         self.board.make(m);
+        self.tt.prefetch(self.board.key());
     }
 
     /// Passes from the node at `ply` (null-move pruning).
@@ -86,5 +87,6 @@ impl Searcher {
             n.stack.push_null(ply);
         }
         self.board.make_null();
+        self.tt.prefetch(self.board.key());
     }
 }

@@ -131,6 +131,23 @@ impl TranspositionTable {
         &self.buckets[idx]
     }
 
+    /// Asks the CPU to start loading the bucket of `key`, so that a probe soon after finds it
+    /// in cache (a table far larger than the cache misses on almost every probe). Only a
+    /// hint: it changes no result.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket: *const Bucket = self.bucket(key);
+            // SAFETY: `bucket` points into `self.buckets`, and a prefetch only hints at a
+            // cache line: it reads nothing and cannot fault.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Looks the position up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
