@@ -6,8 +6,8 @@
 //!   [`epd`], [`datagen`], [`tune`], [`tb`], [`genfens`], [`pgn_convert`], [`convert`],
 //!   [`train`], [`net_loss`], [`wdl_fit`], [`tunables`]). Each reads its arguments, calls the
 //!   library with typed values (e.g. `crate::data::datagen::Config`), and turns the library's
-//!   typed error into a [`Failure`]. Nothing outside this folder imports it: libraries never depend on the
-//!   command line.
+//!   typed error into a [`Failure`]. Nothing outside this folder imports it: libraries never
+//!   depend on the command line.
 //! - [`args`]: the one argument reader. Options, range-checked numbers, one message shape.
 //! - [`subcommand`]: the contract: the table entry, [`Exit`] / [`Failure`] and the exit codes
 //!   (0 ok, 1 a difference or failure found, 2 bad input); a failure is one line on stderr.

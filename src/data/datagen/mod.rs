@@ -31,8 +31,7 @@
 //!    win when the score stays at or beyond `--win-score` (default [`WIN_SCORE`]) for one
 //!    side for `--win-plies` (default [`WIN_PLIES`]) plies in a row; a draw when, after
 //!    [`DRAW_MIN_PLY`] plies, the score stays within [`DRAW_SCORE`] for [`DRAW_PLIES`]
-//!    plies in a row. A game still going after
-//!    [`MAX_GAME_PLIES`] plies is scored a draw.
+//!    plies in a row. A game still going after [`MAX_GAME_PLIES`] plies is scored a draw.
 //! 4. **Filter.** A position is written only when it was reached after the opening, its
 //!    side to move is not in check, the best move found is not a capture or promotion, the
 //!    score is not a mate score, and (by default, `--filter qsearch`) the quiescence search
