@@ -16,6 +16,8 @@
 //! across the line changes every feature of its side's perspective: that ply records a
 //! refresh of that perspective instead, with the pieces as they stand after the move (a
 //! [`Placement`], about 100 bytes), and the other perspective follows its delta as usual.
+//! That refresh starts from the last one with the same mirroring, kept in a
+//! [`RefreshCache`], and applies only the pieces that differ (see [`super::refresh`]).
 //! The refresh is computed lazily like any other ply, only when a node at or above it is
 //! evaluated. Plain networks never record one: the feature set is checked once per move.
 //!
@@ -28,6 +30,7 @@
 
 use super::features::{feature_index, for_each_feature, mirror_mask, FeatureSet, HIDDEN};
 use super::network::{Column, Network};
+use super::refresh::{Placement, RefreshCache};
 use super::simd;
 use crate::bitboard::Bitboard;
 use crate::board::{castle_destinations, Board};
@@ -195,52 +198,6 @@ impl Delta {
 /// Each perspective's mirror mask, `[white, black]`, XORed into its feature indices.
 type Masks = [u16; 2];
 
-/// The pieces of a position by colour and kind: what a refresh of one perspective needs
-/// when the board it stands for is not at hand (a ply below the one evaluated).
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub struct Placement {
-    colored: [[Bitboard; 6]; 2],
-}
-
-impl Placement {
-    /// The pieces of `board` after the legal king move or castling `m` (before it is made),
-    /// the king landing on `king_to`.
-    fn after_king_move(board: &Board, m: Move, king_to: Square) -> Placement {
-        let mut p = Placement::default();
-        for c in Color::ALL {
-            for piece in Piece::ALL {
-                p.colored[c.index()][piece.index()] = board.colored(c, piece);
-            }
-        }
-        let us = board.side_to_move();
-        p.remove(us, Piece::King, m.from());
-        if m.kind() == MoveKind::Castle {
-            // Off before on, per piece kind: in Chess960 a destination may be a square
-            // the king or the rook left.
-            let (_, rook_to) = castle_destinations(us, m.castle_side());
-            p.remove(us, Piece::Rook, m.to());
-            p.add(us, Piece::Rook, rook_to);
-        } else if let Some(victim) = board.piece_on(m.to()) {
-            p.remove(us.flip(), victim, m.to());
-        }
-        p.add(us, Piece::King, king_to);
-        p
-    }
-
-    #[inline(always)]
-    fn colored(&self, c: Color, piece: Piece) -> Bitboard {
-        self.colored[c.index()][piece.index()]
-    }
-
-    fn remove(&mut self, c: Color, piece: Piece, sq: Square) {
-        self.colored[c.index()][piece.index()] &= !sq.bb();
-    }
-
-    fn add(&mut self, c: Color, piece: Piece, sq: Square) {
-        self.colored[c.index()][piece.index()] |= sq.bb();
-    }
-}
-
 /// One ply of the stack: the accumulator (valid when `computed`) and the delta that leads
 /// to this ply from the one below; with `refresh` set, that perspective is instead computed
 /// from scratch from `placement` (a mirrored network's king crossing the mirror line).
@@ -257,16 +214,20 @@ struct Entry {
 /// Accumulators per ply of a search, computed lazily (see the module documentation).
 pub struct AccumulatorStack {
     entries: Vec<Entry>,
+    /// The last refresh per perspective and mirroring, cleared at every root refresh.
+    cache: RefreshCache,
 }
 
 impl AccumulatorStack {
     /// A stack for plies `0..plies`.
     pub fn new(plies: usize) -> AccumulatorStack {
-        AccumulatorStack { entries: vec![Entry::default(); plies.max(1)] }
+        AccumulatorStack { entries: vec![Entry::default(); plies.max(1)], cache: RefreshCache::default() }
     }
 
-    /// Computes ply `ply` from scratch for `board` (the root of a search).
+    /// Computes ply `ply` from scratch for `board` (the root of a search). The refresh
+    /// cache is emptied too: the stack may serve another network from here on.
     pub fn refresh(&mut self, ply: usize, net: &Network, board: &Board) {
+        self.cache.clear();
         let e = &mut self.entries[ply];
         e.acc.refresh(net, board);
         e.computed = true;
@@ -337,8 +298,7 @@ impl AccumulatorStack {
                     None => parent.apply(net, &child.delta, &mut child.acc),
                     Some(mover) => {
                         parent.apply_perspective(net, &child.delta, mover.flip(), &mut child.acc);
-                        let placement = child.placement;
-                        child.acc.refresh_perspective(net, mover, |c, p| placement.colored(c, p));
+                        self.cache.refresh(net, mover, &child.placement, &mut child.acc.values[mover.index()]);
                     }
                 }
                 child.computed = true;

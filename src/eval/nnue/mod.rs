@@ -9,6 +9,8 @@
 //! - [`accumulator`]: the first layer's output per perspective ([`Accumulator`]), refreshed
 //!   from a board or updated by a move's feature changes, and the lazy per-ply
 //!   [`AccumulatorStack`] the search keeps;
+//! - [`refresh`]: a perspective recomputed for a placement of the pieces, from the last
+//!   accumulator half with the same mirroring (a mirrored network's king crossing the d/e line);
 //! - [`features`]: the sizes, the quantisation constants, the feature sets (plain, or
 //!   mirrored left–right by the king's half) and the input feature of a piece;
 //! - [`output`]: the output layer, from an accumulator (or a board) to centipawns;
@@ -22,6 +24,7 @@ pub mod accumulator;
 pub mod features;
 pub mod network;
 pub mod output;
+pub mod refresh;
 pub mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack, Delta};

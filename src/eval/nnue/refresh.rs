@@ -1,0 +1,206 @@
+//! Refreshing one perspective of an accumulator for a given placement of the pieces, from
+//! the last accumulator computed for the same mirroring rather than from scratch.
+//!
+//! A mirrored network ([`FeatureSet::Mirrored`]) recomputes a perspective whenever its king
+//! crosses the d/e line. From scratch that is the bias plus one column per piece (up to 32).
+//! Between two crossings of one search few pieces move, so the [`RefreshCache`] keeps, per
+//! perspective and per mirroring, the accumulator half it last computed and the pieces it
+//! was computed for; the next refresh with that mirroring applies only the pieces that
+//! differ (a column subtracted for each piece gone, added for each piece come), typically two
+//! to six columns. The sums wrap in i16 exactly as a refresh's do, and wrapping addition
+//! does not depend on order, so the result is bit for bit the refresh from scratch.
+//!
+//! The cache is only valid for the network it was filled with: [`RefreshCache::clear`]
+//! empties it, and the accumulator stack does so at every root refresh (the start of each
+//! search, and whenever the network may have changed).
+
+use super::features::{feature_index, mirror_mask, HIDDEN};
+use super::network::{Column, Network};
+use crate::bitboard::Bitboard;
+use crate::board::{castle_destinations, Board};
+use crate::moves::{Move, MoveKind};
+use crate::types::{Color, Piece, Square};
+
+/// The pieces of a position by colour and kind: what a refresh of one perspective needs
+/// when the board it stands for is not at hand (a ply below the one evaluated).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Placement {
+    colored: [[Bitboard; 6]; 2],
+}
+
+impl Placement {
+    /// The pieces of `board` after the legal king move or castling `m` (before it is made),
+    /// the king landing on `king_to`.
+    pub fn after_king_move(board: &Board, m: Move, king_to: Square) -> Placement {
+        let mut p = Placement::default();
+        for c in Color::ALL {
+            for piece in Piece::ALL {
+                p.colored[c.index()][piece.index()] = board.colored(c, piece);
+            }
+        }
+        let us = board.side_to_move();
+        p.remove(us, Piece::King, m.from());
+        if m.kind() == MoveKind::Castle {
+            // Off before on, per piece kind: in Chess960 a destination may be a square
+            // the king or the rook left.
+            let (_, rook_to) = castle_destinations(us, m.castle_side());
+            p.remove(us, Piece::Rook, m.to());
+            p.add(us, Piece::Rook, rook_to);
+        } else if let Some(victim) = board.piece_on(m.to()) {
+            p.remove(us.flip(), victim, m.to());
+        }
+        p.add(us, Piece::King, king_to);
+        p
+    }
+
+    /// `c`'s pieces of kind `piece`.
+    #[inline(always)]
+    pub fn colored(&self, c: Color, piece: Piece) -> Bitboard {
+        self.colored[c.index()][piece.index()]
+    }
+
+    fn remove(&mut self, c: Color, piece: Piece, sq: Square) {
+        self.colored[c.index()][piece.index()] &= !sq.bb();
+    }
+
+    fn add(&mut self, c: Color, piece: Piece, sq: Square) {
+        self.colored[c.index()][piece.index()] |= sq.bb();
+    }
+}
+
+/// Mirrorings a perspective can have: unmirrored, and mirrored left–right.
+const MIRRORINGS: usize = 2;
+
+/// One perspective's accumulator half for one mirroring, and the pieces it was computed for.
+#[derive(Clone, Copy)]
+struct Cached {
+    half: Column,
+    placement: Placement,
+    /// `half` holds a real accumulator (else the entry was cleared).
+    filled: bool,
+}
+
+/// The last refreshed accumulator half per perspective and mirroring (see the module
+/// documentation).
+#[derive(Clone)]
+pub struct RefreshCache {
+    entries: [[Cached; MIRRORINGS]; 2],
+}
+
+impl Default for RefreshCache {
+    fn default() -> Self {
+        let empty = Cached { half: Column([0; HIDDEN]), placement: Placement::default(), filled: false };
+        RefreshCache { entries: [[empty; MIRRORINGS]; 2] }
+    }
+}
+
+impl RefreshCache {
+    /// Forgets every entry: needed before the cache serves another network.
+    pub fn clear(&mut self) {
+        for e in self.entries.iter_mut().flatten() {
+            e.filled = false;
+        }
+    }
+
+    /// Writes into `out` perspective `perspective`'s accumulator half for the pieces of
+    /// `placement` under `net`, and keeps it for the next refresh with the same mirroring.
+    pub fn refresh(&mut self, net: &Network, perspective: Color, placement: &Placement, out: &mut Column) {
+        let king = placement.colored(perspective, Piece::King);
+        let mask = if king.is_empty() { 0 } else { mirror_mask(net.feature_set, king.lsb().index()) };
+        let mirroring = usize::from(mask != 0);
+        let e = &mut self.entries[perspective.index()][mirroring];
+        if !e.filled {
+            // From the bias and no pieces: every piece of `placement` is then "come".
+            e.half = net.feature_bias;
+            e.placement = Placement::default();
+            e.filled = true;
+        }
+        for c in Color::ALL {
+            for piece in Piece::ALL {
+                let (was, now) = (e.placement.colored(c, piece), placement.colored(c, piece));
+                for sq in was & !now {
+                    let w = &net.feature_weights[feature_index(perspective, c, piece, sq) ^ mask];
+                    for (o, w) in e.half.0.iter_mut().zip(w.0) {
+                        *o = o.wrapping_sub(w);
+                    }
+                }
+                for sq in now & !was {
+                    let w = &net.feature_weights[feature_index(perspective, c, piece, sq) ^ mask];
+                    for (o, w) in e.half.0.iter_mut().zip(w.0) {
+                        *o = o.wrapping_add(w);
+                    }
+                }
+            }
+        }
+        e.placement = *placement;
+        *out = e.half;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::{Accumulator, FeatureSet};
+
+    /// The placement of `board`'s pieces.
+    fn placement_of(board: &Board) -> Placement {
+        let mut p = Placement::default();
+        for c in Color::ALL {
+            for piece in Piece::ALL {
+                p.colored[c.index()][piece.index()] = board.colored(c, piece);
+            }
+        }
+        p
+    }
+
+    /// Refreshes both perspectives of each position in turn through one cache and compares
+    /// them with refreshes from scratch under `net`.
+    fn check_sequence(cache: &mut RefreshCache, net: &Network, fens: &[&str]) {
+        for fen in fens {
+            let board = Board::from_fen(fen).unwrap();
+            let scratch = Accumulator::refreshed(net, &board);
+            for c in Color::ALL {
+                let mut out = Column([0; HIDDEN]);
+                cache.refresh(net, c, &placement_of(&board), &mut out);
+                assert!(out == scratch.values[c.index()], "{fen} {c:?}");
+            }
+        }
+    }
+
+    /// Kings on both halves, pieces coming and going between uses of one mirroring.
+    const FENS: [&str; 5] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "2kr3r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQ - 1 2",
+        "2kr3r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2Q1p/PPPBBPPP/2KR3R w - - 1 3",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ];
+
+    #[test]
+    fn cached_refreshes_equal_refreshes_from_scratch() {
+        for set in FeatureSet::ALL {
+            let net = Network::random(21).with_feature_set(set);
+            let mut cache = RefreshCache::default();
+            check_sequence(&mut cache, &net, &FENS);
+            check_sequence(&mut cache, &net, &FENS);
+        }
+    }
+
+    /// A cache filled under one network must be cleared before it serves another: with the
+    /// clear the refreshes are exact, without it they are not (so the clear is needed).
+    #[test]
+    fn clearing_lets_the_cache_serve_another_network() {
+        let (a, b) = (Network::random(1), Network::random(2));
+        let mut cache = RefreshCache::default();
+        check_sequence(&mut cache, &a, &FENS);
+        cache.clear();
+        check_sequence(&mut cache, &b, &FENS);
+
+        cache.clear();
+        check_sequence(&mut cache, &a, &FENS[..1]);
+        let board = Board::from_fen(FENS[1]).unwrap();
+        let mut out = Column([0; HIDDEN]);
+        cache.refresh(&b, Color::White, &placement_of(&board), &mut out);
+        assert!(out != Accumulator::refreshed(&b, &board).values[0]);
+    }
+}
