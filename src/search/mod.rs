@@ -76,7 +76,9 @@ enum Purpose {
     /// Datagen's quiet filter: a value that depends on the position only, so static evals
     /// as they are (not corrected by what earlier searches learnt) and no hash table reads
     /// in quiescence (a score stored by an earlier, deeper search would cut a capture's line
-    /// short). Results are still stored.
+    /// short). Nor are its results stored: the filter must leave the game's next searches
+    /// as it found them, so that the filter changes which positions are written, never the
+    /// games.
     QuietFilter,
     /// A unit test calling `negamax` or `qsearch` directly: uncorrected static evals, the
     /// hash table read as in play.
@@ -91,9 +93,9 @@ impl Purpose {
         self == Purpose::Play
     }
 
-    /// Does quiescence search read the hash table?
+    /// Does quiescence search read and write the hash table?
     #[inline(always)]
-    fn qsearch_reads_tt(self) -> bool {
+    fn qsearch_uses_tt(self) -> bool {
         self != Purpose::QuietFilter
     }
 }

@@ -17,9 +17,9 @@ impl Searcher {
     /// such quiet positions.
     ///
     /// The static evaluation is taken as it is here, without the correction history
-    /// learnt by earlier searches, and the hash table is not read: a score stored by an
-    /// earlier, deeper search would otherwise cut a capture's line short
-    /// (`Purpose::QuietFilter`). The next `search` plays as usual again.
+    /// learnt by earlier searches, and the hash table is neither read (a score stored by an
+    /// earlier, deeper search would cut a capture's line short) nor written (the filter must
+    /// not change the games): `Purpose::QuietFilter`. The next `search` plays as usual again.
     pub fn quiescence(&mut self, board: &Board) -> i32 {
         self.start_unlimited(board, Purpose::QuietFilter);
         self.qsearch(-INFINITY, INFINITY, 0)
@@ -47,7 +47,7 @@ impl Searcher {
 
         // Step 1. Hash table: any stored depth is at least quiescence depth.
         let key = self.board.key();
-        let tt_entry = if self.purpose.qsearch_reads_tt() { self.tt.probe(key) } else { None };
+        let tt_entry = if self.purpose.qsearch_uses_tt() { self.tt.probe(key) } else { None };
         let pv_node = beta - alpha > 1;
         let mut tt_move = Move::NULL;
         if let Some(e) = tt_entry {
@@ -127,7 +127,9 @@ impl Searcher {
         }
         // Only bounds: an exact depth-0 result would replace a deeper entry of this position.
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), 0, bound);
+        if self.purpose.qsearch_uses_tt() {
+            self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval.max(-MATE_BOUND), 0, bound);
+        }
         best_score
     }
 }
@@ -155,5 +157,26 @@ mod tests {
         s.ready_for_direct_call(&board);
         assert_eq!(s.qsearch(0, 1, 1), optimistic, "eval {eval}");
         assert_eq!(s.stats.delta_pruned, 1);
+    }
+
+    /// A depth-0 result must not be stored as exact: an exact entry replaces any entry of
+    /// the same position, deep ones included. Each position has a capture that raises alpha
+    /// in a full window, which is where an exact store would happen.
+    #[test]
+    fn quiescence_stores_only_bounds() {
+        for fen in [
+            "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1",                            // Rxd5, a free queen
+            "rnbqkb1r/pppppppp/8/4n3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2", // dxe5, a free knight
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", // Qxf7#
+        ] {
+            let board = Board::from_fen(fen).unwrap();
+            let tt = Arc::new(TranspositionTable::new(1));
+            let mut s = Searcher::new(tt.clone(), Arc::new(Control::default()));
+            s.ready_for_direct_call(&board);
+            let v = s.qsearch(-INFINITY, INFINITY, 0);
+            let e = tt.probe(board.key()).unwrap_or_else(|| panic!("no entry for {fen}"));
+            assert_ne!(e.bound, Bound::Exact, "{fen}: exact quiescence entry (score {v})");
+            assert!(!e.mv.is_null(), "{fen}: the capture that raised alpha is kept as the hash move");
+        }
     }
 }
