@@ -16,16 +16,16 @@ use horizon::hash::fnv1a64;
 fn embedded_network_is_the_trained_one() {
     let bytes = network::DEFAULT_NET_BYTES;
     let net = horizon::eval::nnue::default_network();
-    assert_eq!(bytes.len(), file_size(HIDDEN, net.buckets()));
+    assert_eq!(bytes.len(), file_size_with(HIDDEN, net.buckets(), FeatureSet::Mirrored));
     let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
     assert_eq!(stored, EMBEDDED_NET_CHECKSUM, "update nets/HISTORY.md and this constant together");
     assert!(*net != *Network::random(PLACEHOLDER_SEED), "the embedded network is not the old random placeholder");
-    assert_eq!(net.feature_set, FeatureSet::Plain, "a version-2 file is the plain feature set");
+    assert_eq!(net.feature_set, FeatureSet::Mirrored, "generation 8 has mirrored inputs");
     assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap().to_bytes(), bytes);
 }
 
-/// FNV-1a checksum of the embedded `nets/default.nnue` (gen6-h256-b8-l0-e20 in `nets/HISTORY.md`).
-const EMBEDDED_NET_CHECKSUM: u64 = 0xacee_4901_2c19_0187;
+/// FNV-1a checksum of the embedded `nets/default.nnue` (gen8m-h256-b8-l0-e20 in `nets/HISTORY.md`).
+const EMBEDDED_NET_CHECKSUM: u64 = 0xf464_0471_5c0c_e426;
 
 /// The bytes of a valid file with header field at `offset` (a u32) set to `value` and the
 /// checksum recomputed, so that only that field is wrong.

@@ -1427,7 +1427,8 @@ fn nnue_options() {
     legal_bestmove(&best, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", &[]);
     e.send("setoption name EvalFile value <internal>");
     let lines = e.sync();
-    assert!(lines.iter().any(|l| *l == format!("info string loaded network <internal>: hidden {HIDDEN}")), "{lines:?}");
+    let internal = format!("info string loaded network <internal>: hidden {HIDDEN}, mirrored features");
+    assert!(lines.contains(&internal), "{lines:?}");
     e.send("position startpos moves d2d4 d7d5 c2c4");
     e.send("go nodes 3000");
     let (_, best) = e.bestmove(Duration::from_secs(30));
