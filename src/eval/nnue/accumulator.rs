@@ -71,13 +71,7 @@ impl Accumulator {
     fn refresh_perspective(&mut self, net: &Network, perspective: Color, colored: impl Fn(Color, Piece) -> Bitboard) {
         let out = &mut self.values[perspective.index()];
         *out = net.feature_bias;
-        for_each_feature(net.feature_set, perspective, colored, |f| {
-            // In place, lane by lane (the compiler vectorises it): the same wrapping i16
-            // sums as the update kernels.
-            for (o, w) in out.0.iter_mut().zip(net.feature_weights[f].0) {
-                *o = o.wrapping_add(w);
-            }
-        });
+        for_each_feature(net.feature_set, perspective, colored, |f| out.add_assign(&net.feature_weights[f]));
     }
 
     /// This accumulator with `delta` applied, written into `out`.

@@ -116,6 +116,17 @@ pub const fn mirror_mask(set: FeatureSet, king_sq: usize) -> usize {
     }
 }
 
+/// [`mirror_mask`] for a perspective whose king set is `king`: 0 when it is empty (no legal
+/// position, but a refresh must not fail on one).
+#[inline(always)]
+pub fn king_mirror_mask(set: FeatureSet, king: Bitboard) -> usize {
+    if king.is_empty() {
+        0
+    } else {
+        mirror_mask(set, king.lsb().index())
+    }
+}
+
 /// Calls `visit` with the input feature index of every piece of a position seen from
 /// `perspective`, the position given as its piece sets (`colored(color, piece)`). This is
 /// the one definition of a position's active features in the engine: the accumulator's
@@ -128,8 +139,7 @@ pub fn for_each_feature(
     colored: impl Fn(Color, Piece) -> Bitboard,
     mut visit: impl FnMut(usize),
 ) {
-    let king = colored(perspective, Piece::King);
-    let mask = if king.is_empty() { 0 } else { mirror_mask(set, king.lsb().index()) };
+    let mask = king_mirror_mask(set, colored(perspective, Piece::King));
     for color in Color::ALL {
         for piece in Piece::ALL {
             for sq in colored(color, piece) {

@@ -101,6 +101,25 @@ pub fn default_network() -> Arc<Network> {
 #[repr(C, align(64))]
 pub struct Column(pub [i16; HIDDEN]);
 
+impl Column {
+    /// Adds `w` in place, lane by lane (the compiler vectorises it): the same wrapping i16
+    /// sums as the update kernels.
+    #[inline(always)]
+    pub fn add_assign(&mut self, w: &Column) {
+        for (o, w) in self.0.iter_mut().zip(w.0.iter()) {
+            *o = o.wrapping_add(*w);
+        }
+    }
+
+    /// Subtracts `w` in place, lane by lane, wrapping as [`Column::add_assign`] does.
+    #[inline(always)]
+    pub fn sub_assign(&mut self, w: &Column) {
+        for (o, w) in self.0.iter_mut().zip(w.0.iter()) {
+            *o = o.wrapping_sub(*w);
+        }
+    }
+}
+
 /// The output weights: first `HIDDEN` for the side to move, then `HIDDEN` for the other side.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(C, align(64))]

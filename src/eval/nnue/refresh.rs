@@ -14,7 +14,7 @@
 //! empties it, and the accumulator stack does so at every root refresh (the start of each
 //! search, and whenever the network may have changed).
 
-use super::features::{feature_index, mirror_mask, HIDDEN};
+use super::features::{feature_index, king_mirror_mask, HIDDEN};
 use super::network::{Column, Network};
 use crate::bitboard::Bitboard;
 use crate::board::{castle_destinations, Board};
@@ -29,15 +29,21 @@ pub struct Placement {
 }
 
 impl Placement {
-    /// The pieces of `board` after the legal king move or castling `m` (before it is made),
-    /// the king landing on `king_to`.
-    pub fn after_king_move(board: &Board, m: Move, king_to: Square) -> Placement {
+    /// The pieces of `board` as they stand.
+    pub fn of(board: &Board) -> Placement {
         let mut p = Placement::default();
         for c in Color::ALL {
             for piece in Piece::ALL {
                 p.colored[c.index()][piece.index()] = board.colored(c, piece);
             }
         }
+        p
+    }
+
+    /// The pieces of `board` after the legal king move or castling `m` (before it is made),
+    /// the king landing on `king_to`.
+    pub fn after_king_move(board: &Board, m: Move, king_to: Square) -> Placement {
+        let mut p = Placement::of(board);
         let us = board.side_to_move();
         p.remove(us, Piece::King, m.from());
         if m.kind() == MoveKind::Castle {
@@ -105,8 +111,7 @@ impl RefreshCache {
     /// Writes into `out` perspective `perspective`'s accumulator half for the pieces of
     /// `placement` under `net`, and keeps it for the next refresh with the same mirroring.
     pub fn refresh(&mut self, net: &Network, perspective: Color, placement: &Placement, out: &mut Column) {
-        let king = placement.colored(perspective, Piece::King);
-        let mask = if king.is_empty() { 0 } else { mirror_mask(net.feature_set, king.lsb().index()) };
+        let mask = king_mirror_mask(net.feature_set, placement.colored(perspective, Piece::King));
         let mirroring = usize::from(mask != 0);
         let e = &mut self.entries[perspective.index()][mirroring];
         if !e.filled {
@@ -118,17 +123,12 @@ impl RefreshCache {
         for c in Color::ALL {
             for piece in Piece::ALL {
                 let (was, now) = (e.placement.colored(c, piece), placement.colored(c, piece));
+                let column = |sq| &net.feature_weights[feature_index(perspective, c, piece, sq) ^ mask];
                 for sq in was & !now {
-                    let w = &net.feature_weights[feature_index(perspective, c, piece, sq) ^ mask];
-                    for (o, w) in e.half.0.iter_mut().zip(w.0) {
-                        *o = o.wrapping_sub(w);
-                    }
+                    e.half.sub_assign(column(sq));
                 }
                 for sq in now & !was {
-                    let w = &net.feature_weights[feature_index(perspective, c, piece, sq) ^ mask];
-                    for (o, w) in e.half.0.iter_mut().zip(w.0) {
-                        *o = o.wrapping_add(w);
-                    }
+                    e.half.add_assign(column(sq));
                 }
             }
         }
@@ -142,17 +142,6 @@ mod tests {
     use super::*;
     use crate::eval::nnue::{Accumulator, FeatureSet};
 
-    /// The placement of `board`'s pieces.
-    fn placement_of(board: &Board) -> Placement {
-        let mut p = Placement::default();
-        for c in Color::ALL {
-            for piece in Piece::ALL {
-                p.colored[c.index()][piece.index()] = board.colored(c, piece);
-            }
-        }
-        p
-    }
-
     /// Refreshes both perspectives of each position in turn through one cache and compares
     /// them with refreshes from scratch under `net`.
     fn check_sequence(cache: &mut RefreshCache, net: &Network, fens: &[&str]) {
@@ -161,7 +150,7 @@ mod tests {
             let scratch = Accumulator::refreshed(net, &board);
             for c in Color::ALL {
                 let mut out = Column([0; HIDDEN]);
-                cache.refresh(net, c, &placement_of(&board), &mut out);
+                cache.refresh(net, c, &Placement::of(&board), &mut out);
                 assert!(out == scratch.values[c.index()], "{fen} {c:?}");
             }
         }
@@ -200,7 +189,7 @@ mod tests {
         check_sequence(&mut cache, &a, &FENS[..1]);
         let board = Board::from_fen(FENS[1]).unwrap();
         let mut out = Column([0; HIDDEN]);
-        cache.refresh(&b, Color::White, &placement_of(&board), &mut out);
+        cache.refresh(&b, Color::White, &Placement::of(&board), &mut out);
         assert!(out != Accumulator::refreshed(&b, &board).values[0]);
     }
 }
