@@ -244,14 +244,20 @@ fn feature_set_in_the_header() {
         let v3_plain = Network::from_bytes(&with_field(&mb, 40, 0)).expect("version 3, plain");
         assert!(*v3_plain == *plain);
         // An unknown set.
-        for code in [2, 0xFFFF_FFFF] {
+        for code in [3, 0xFFFF_FFFF] {
             let e = err(&with_field(&mb, 40, code));
             assert_eq!(e, NetworkError::UnknownFeatureSet(code));
             assert_eq!(
                 e.to_string(),
-                format!("network file: unknown feature set {code} (expected 0 = plain or 1 = mirrored)")
+                format!(
+                    "network file: unknown feature set {code} (expected 0 = plain, 1 = mirrored, 2 = mirrored-kb4)"
+                )
             );
         }
+        // The king-bucket set with the 768 inputs of the others: its input count is wrong.
+        let e = err(&with_field(&mb, 40, 2));
+        assert_eq!(e, NetworkError::WrongInputCount { found: 768, expected: 3072 });
+        assert_eq!(e.to_string(), "network file: wrong input count 768 (expected 3072)");
         // Version 3 still checks the bucket count, before the feature set.
         let e = err(&with_field(&with_field(&mb, 40, 7), 36, 0));
         assert_eq!(e.to_string(), "network file: output bucket count 0 out of range (1..=8)");
@@ -261,6 +267,38 @@ fn feature_set_in_the_header() {
     assert_eq!(err(&mb[..39]).to_string(), "network file: truncated header (39 bytes, a header is 40)");
     let n = mb.len();
     assert_eq!(err(&mb[..n - 4]).to_string(), format!("network file: truncated ({} bytes, expected {n})", n - 4));
+}
+
+/// A network with king buckets is written as version 3 with set 2 and 3072 inputs (four
+/// blocks of 768), reads back equal, and its input count is checked against its set.
+#[test]
+fn king_bucket_networks_in_the_file() {
+    let err = |b: &[u8]| Network::from_bytes(b).expect_err("must be refused");
+    let set = FeatureSet::MirroredKingBuckets;
+    for buckets in [1, 8] {
+        let net = Network::random_bucketed(13, buckets).with_feature_set(set);
+        let mirrored = Network::random_bucketed(13, buckets).with_feature_set(FeatureSet::Mirrored);
+        let (kb, mb) = (net.to_bytes(), mirrored.to_bytes());
+        assert_eq!(kb.len(), file_size_with(HIDDEN, buckets, set));
+        assert_eq!(kb.len(), mb.len() + 3 * 768 * HIDDEN * 2, "three more blocks of 768 columns");
+        assert_eq!(kb[8..12], 3u32.to_le_bytes());
+        assert_eq!(kb[12..16], 3072u32.to_le_bytes());
+        assert_eq!(kb[40..44], 2u32.to_le_bytes());
+        // The first block is the mirrored network's; the others differ from it.
+        let block = 768 * HIDDEN * 2;
+        assert_eq!(kb[HEADER_BYTES_V3..HEADER_BYTES_V3 + block], mb[HEADER_BYTES_V3..HEADER_BYTES_V3 + block]);
+        for k in 1..4 {
+            let at = HEADER_BYTES_V3 + k * block;
+            assert_ne!(kb[at..at + block], kb[HEADER_BYTES_V3..HEADER_BYTES_V3 + block], "block {k}");
+        }
+        let back = Network::from_bytes(&kb).expect("a king-bucket file reads");
+        assert_eq!(back.feature_set, set);
+        assert!(*back == *net);
+        assert_eq!(back.to_bytes(), kb);
+        // Naming another set with 3072 inputs: the input count is wrong for it.
+        let e = err(&with_field(&kb, 40, 1));
+        assert_eq!(e.to_string(), "network file: wrong input count 3072 (expected 768)");
+    }
 }
 
 #[test]
@@ -363,6 +401,16 @@ fn incremental_equals_refresh_over_make_unmake_trees_mirrored() {
     assert!(seen.king_crossings > 20, "{seen:?}");
 }
 
+/// The same for a network with king buckets: a king move into another bucket refreshes
+/// the mover's perspective too.
+#[test]
+fn incremental_equals_refresh_over_make_unmake_trees_king_buckets() {
+    let seen = incremental_equals_refresh_over_make_unmake_trees_with(
+        &Network::random_bucketed(3, 8).with_feature_set(FeatureSet::MirroredKingBuckets),
+    );
+    assert!(seen.king_crossings > 20 && seen.king_bucket_changes > 20, "{seen:?}");
+}
+
 fn incremental_equals_refresh_over_make_unmake_trees_with(net: &Network) -> Seen {
     let mut rng = SmallRng::seed_from_u64(28);
     let mut seen = Seen::default();
@@ -397,6 +445,14 @@ fn incremental_equals_refresh_over_long_random_games_mirrored() {
         &Network::random(5).with_feature_set(FeatureSet::Mirrored),
     );
     assert!(seen.king_crossings > 50, "{seen:?}");
+}
+
+#[test]
+fn incremental_equals_refresh_over_long_random_games_king_buckets() {
+    let seen = incremental_equals_refresh_over_long_random_games_with(
+        &Network::random(5).with_feature_set(FeatureSet::MirroredKingBuckets),
+    );
+    assert!(seen.king_crossings > 50 && seen.king_bucket_changes > 50, "{seen:?}");
 }
 
 fn incremental_equals_refresh_over_long_random_games_with(net: &Network) -> Seen {
@@ -460,7 +516,8 @@ fn incremental_equals_refresh_over_long_random_games_with(net: &Network) -> Seen
 
 #[test]
 fn castling_in_both_notations_gives_the_same_accumulator() {
-    for net in [Network::random(9), Network::random(9).with_feature_set(FeatureSet::Mirrored)] {
+    for set in FeatureSet::ALL {
+        let net = Network::random(9).with_feature_set(set);
         castling_in_both_notations_gives_the_same_accumulator_with(&net);
     }
 }
@@ -629,6 +686,7 @@ fn mirrored_networks_evaluate_left_right_mirror_images_the_same() {
     let mirrored = [
         Network::random(14).with_feature_set(FeatureSet::Mirrored),
         Network::random_bucketed(15, 8).with_feature_set(FeatureSet::Mirrored),
+        Network::random_bucketed(15, 8).with_feature_set(FeatureSet::MirroredKingBuckets),
     ];
     let plain = Network::random(14);
     let (mut positions, mut plain_differs, mut kings_queen_side) = (0, 0, 0);

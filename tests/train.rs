@@ -280,8 +280,10 @@ struct SpecNet {
     /// Per output bucket.
     ow: Vec<Vec<i16>>,
     ob: Vec<i32>,
-    /// The mirrored feature set (version 3, set 1).
+    /// The mirrored feature sets (version 3, set 1 or 2).
     mirrored: bool,
+    /// Set 2: four blocks of 768 inputs, one per king bucket.
+    king_buckets: bool,
 }
 
 fn decode_spec(bytes: &[u8]) -> SpecNet {
@@ -289,39 +291,41 @@ fn decode_spec(bytes: &[u8]) -> SpecNet {
     assert_eq!(&bytes[0..8], b"HZNNUE\0\0");
     // Version 1: one bucket, the last header field 0; version 2: that field is the bucket
     // count, 2 to 8 (one bucket is always written as version 1); version 3: the bucket count
-    // 1 to 8, then the feature set (written for mirrored networks only), a 44-byte header.
-    let (buckets, header, mirrored) = match u32_at(8) {
+    // 1 to 8, then the feature set (written for the mirrored sets only), a 44-byte header.
+    let (buckets, header, set) = match u32_at(8) {
         1 => {
             assert_eq!(u32_at(36), 0);
-            (1, 40, false)
+            (1, 40, 0)
         }
         2 => {
             assert!((2..=8).contains(&u32_at(36)), "{}", u32_at(36));
-            (u32_at(36) as usize, 40, false)
+            (u32_at(36) as usize, 40, 0)
         }
         3 => {
             assert!((1..=8).contains(&u32_at(36)), "{}", u32_at(36));
-            assert_eq!(u32_at(40), 1, "version 3 is written for mirrored networks");
-            (u32_at(36) as usize, 44, true)
+            assert!([1, 2].contains(&u32_at(40)), "version 3 is written for the mirrored sets");
+            (u32_at(36) as usize, 44, u32_at(40))
         }
         v => panic!("version {v}"),
     };
-    assert_eq!(u32_at(12), 768);
+    // 768 inputs, or four blocks of them with king buckets.
+    let inputs = if set == 2 { 4 * 768 } else { 768 };
+    assert_eq!(u32_at(12) as usize, inputs);
     let n = u32_at(16) as usize;
     assert_eq!(u32_at(20), 1);
     assert_eq!((u32_at(24), u32_at(28), u32_at(32)), (255, 64, 400));
-    assert_eq!(bytes.len(), header + 768 * n * 2 + n * 2 + buckets * (2 * n * 2 + 4) + 8);
+    assert_eq!(bytes.len(), header + inputs * n * 2 + n * 2 + buckets * (2 * n * 2 + 4) + 8);
     let end = bytes.len() - 8;
     assert_eq!(u64::from_le_bytes(bytes[end..].try_into().unwrap()), fnv(&bytes[..end]), "checksum");
     let i16s = |from: usize, count: usize| -> Vec<i16> {
         bytes[from..from + 2 * count].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect()
     };
-    let w = i16s(header, 768 * n);
-    let b = i16s(header + 768 * n * 2, n);
-    let ow = (0..buckets).map(|k| i16s(header + (769 + 2 * k) * n * 2, 2 * n)).collect();
-    let o = header + (769 + 2 * buckets) * n * 2;
+    let w = i16s(header, inputs * n);
+    let b = i16s(header + inputs * n * 2, n);
+    let ow = (0..buckets).map(|k| i16s(header + (inputs + 1 + 2 * k) * n * 2, 2 * n)).collect();
+    let o = header + (inputs + 1 + 2 * buckets) * n * 2;
     let ob = (0..buckets).map(|k| i32::from_le_bytes(bytes[o + 4 * k..o + 4 * k + 4].try_into().unwrap())).collect();
-    SpecNet { n, w, b, ow, ob, mirrored }
+    SpecNet { n, w, b, ow, ob, mirrored: set != 0, king_buckets: set == 2 }
 }
 
 /// The output bucket by the specification: (pieces − 2) · B / 32.
@@ -337,14 +341,29 @@ fn spec_eval(net: &SpecNet, board: &Board) -> i32 {
         a.copy_from_slice(&net.b);
         // Mirrored: files a–h reversed for a perspective whose own king is on files a–d.
         let color = if p == 0 { horizon::Color::White } else { horizon::Color::Black };
-        let flip_files = net.mirrored && board.king_sq(color).index() % 8 < 4;
+        let king = board.king_sq(color).index();
+        let flip_files = net.mirrored && king % 8 < 4;
+        // King buckets: the own king's rank as the perspective sees it, and its file folded
+        // onto e–h: back rank g–h 0, back rank e–f 1, second rank 2, beyond 3.
+        let block = if net.king_buckets {
+            let rank = if p == 0 { king / 8 } else { 7 - king / 8 };
+            let file = if flip_files { 7 - king % 8 } else { king % 8 };
+            match (rank, file) {
+                (0, 6 | 7) => 0,
+                (0, _) => 768,
+                (1, _) => 1536,
+                _ => 2304,
+            }
+        } else {
+            0
+        };
         for sq in 0..64usize {
             let s = horizon::Square::from_index(sq);
             let (Some(piece), Some(c)) = (board.piece_on(s), board.color_on(s)) else { continue };
             let side = usize::from(c.index() != p);
             let sqp = if p == 0 { sq } else { sq ^ 56 };
             let sqp = if flip_files { sqp ^ 7 } else { sqp };
-            let f = (side * 6 + piece.index()) * 64 + sqp;
+            let f = block + (side * 6 + piece.index()) * 64 + sqp;
             for (x, &w) in a.iter_mut().zip(&net.w[f * net.n..(f + 1) * net.n]) {
                 *x = x.wrapping_add(w);
             }
@@ -416,7 +435,7 @@ fn tiny_training_run(buckets: usize) {
     assert_eq!((spec.n, spec.ow.len()), (TINY_HIDDEN, buckets));
     let ckpt = Checkpoint::load(&cfg.checkpoint).unwrap();
     assert_eq!((ckpt.epochs_done, ckpt.buckets), (8, buckets));
-    let l = Layout { n: TINY_HIDDEN, buckets, features: FeatureSet::Plain };
+    let l = Layout::new(TINY_HIDDEN, buckets, FeatureSet::Plain);
     let q = |x: f32, s: f32| (x * s).round() as i64;
     assert!(ckpt.params[l.w()].iter().zip(&spec.w).all(|(&x, &y)| q(x, 255.0) == y as i64));
     assert!(ckpt.params[l.b()].iter().zip(&spec.b).all(|(&x, &y)| q(x, 255.0) == y as i64));
@@ -499,13 +518,27 @@ fn tiny_training_run(buckets: usize) {
 /// an independent decoder of the specification does.
 #[test]
 fn tiny_mirrored_training_run_is_read_by_the_engine() {
+    tiny_training_run_in(FeatureSet::Mirrored);
+}
+
+/// The same with king buckets: the file holds 3072 inputs (the factoriser folded in), the
+/// engine and the specification agree on every position, and the float network with its
+/// factoriser agrees with the written one.
+#[test]
+fn tiny_king_bucket_training_run_is_read_by_the_engine() {
+    tiny_training_run_in(FeatureSet::MirroredKingBuckets);
+}
+
+fn tiny_training_run_in(set: FeatureSet) {
     let lines = generated_lines(12, 120, 17);
-    let (txt, bin, net) = (temp_path("mirror.txt"), temp_path("mirror.bin"), temp_path("mirror.nnue"));
+    let name = set.to_string();
+    let (txt, bin, net) =
+        (temp_path(&format!("{name}.txt")), temp_path(&format!("{name}.bin")), temp_path(&format!("{name}.nnue")));
     write_binary_data(&lines, &txt, &bin);
     let mut cfg = Config::new(vec![bin.clone()], net.clone());
     cfg.hidden = Some(TINY_HIDDEN);
     cfg.output_buckets = Some(2);
-    cfg.features = Some(FeatureSet::Mirrored);
+    cfg.features = Some(set);
     cfg.epochs = 1;
     cfg.batch = 256;
     cfg.threads = 2;
@@ -513,17 +546,26 @@ fn tiny_mirrored_training_run_is_read_by_the_engine() {
     let reports = train::run(&cfg, &mut Output { line: &mut |s| out.push(s.to_string()), progress: &mut |_| {} })
         .expect("a mirrored run");
     assert_eq!(reports.len(), 1);
-    assert!(out.iter().any(|l| l.contains("mirrored features")), "{out:?}");
+    assert!(out.iter().any(|l| l.contains(&format!("{set} features"))), "{out:?}");
+    let factorised = set == FeatureSet::MirroredKingBuckets;
+    assert_eq!(out.iter().any(|l| l.contains("with a factoriser")), factorised, "{out:?}");
 
     let bytes = std::fs::read(&net).unwrap();
     let spec = decode_spec(&bytes);
     assert!(spec.mirrored);
+    assert_eq!(spec.king_buckets, factorised);
     let engine_net = horizon::eval::nnue::network::Network::from_file(&net).expect("the engine reads the file");
-    assert_eq!(engine_net.feature_set, FeatureSet::Mirrored);
+    assert_eq!(engine_net.feature_set, set);
     let ckpt = Checkpoint::load(&cfg.checkpoint).unwrap();
-    assert_eq!(ckpt.features, FeatureSet::Mirrored);
+    assert_eq!(ckpt.features, set);
     let l = ckpt.layout();
+    assert_eq!(l.factoriser, factorised);
+    if factorised {
+        // The factoriser was trained (it is not still all zero).
+        assert!(ckpt.params[l.fw()].iter().any(|&x| x != 0.0));
+    }
     let mut sides = [0usize; 2];
+    let mut ranks = [0usize; 3];
     for text in lines.iter().step_by(7) {
         let rec = record_of_line(text).unwrap();
         let board = rec.to_board().unwrap();
@@ -531,16 +573,20 @@ fn tiny_mirrored_training_run_is_read_by_the_engine() {
         assert_eq!(int, spec_eval(&spec, &board), "{}", board.to_fen());
         let float = eval_cp(&ckpt.params, l, &rec.to_bytes(), 400.0);
         assert!((float - int as f32).abs() <= 30.0 + 0.1 * float.abs(), "{}: float {float} int {int}", board.to_fen());
-        sides[(board.king_sq(board.side_to_move()).index() % 8 < 4) as usize] += 1;
+        let king = board.king_sq(board.side_to_move()).index();
+        sides[(king % 8 < 4) as usize] += 1;
+        let rank = if board.side_to_move() == horizon::Color::White { king / 8 } else { 7 - king / 8 };
+        ranks[rank.min(2)] += 1;
     }
     assert!(sides[0] > 0 && sides[1] > 0, "kings on both halves: {sides:?}");
+    assert!(ranks.iter().all(|&r| r > 0), "kings on the back rank, the second and beyond: {ranks:?}");
 
     cfg.resume = Some(cfg.checkpoint.clone());
     cfg.features = Some(FeatureSet::Plain);
     cfg.epochs = 2;
     let e = train::run(&cfg, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap_err();
     assert!(matches!(e, train::TrainError::FeaturesMismatch { .. }), "{e:?}");
-    assert_eq!(e.to_string(), "--features plain differs from the checkpoint's feature set mirrored");
+    assert_eq!(e.to_string(), format!("--features plain differs from the checkpoint's feature set {set}"));
     for p in [txt, bin, net.clone(), format!("{net}.ckpt")] {
         let _ = std::fs::remove_file(p);
     }
@@ -735,7 +781,7 @@ fn bad_arguments_are_one_line_with_exit_code_2() {
         ),
         (
             &["train", "a.bin", "--out", "n.nnue", "--features", "sideways"][..],
-            "error: --features must be 'plain' or 'mirrored', got 'sideways'\n",
+            "error: --features must be 'plain', 'mirrored' or 'mirrored-kb4', got 'sideways'\n",
         ),
         (
             &["convert", "a.txt", "--out", "b.bin", "--dedup", "--no-dedup"][..],
@@ -869,7 +915,7 @@ fn train_fits_the_wdl_scale_when_asked() {
 #[test]
 fn output_bucket_gradients_go_to_the_position_s_bucket() {
     let (n, buckets) = (16, 8);
-    let l = Layout { n, buckets, features: FeatureSet::Plain };
+    let l = Layout::new(n, buckets, FeatureSet::Plain);
     let mut rng = SmallRng::seed_from_u64(21);
     let mut params: Vec<f32> = (0..l.param_count()).map(|_| rng.gen_range(-0.3f32..0.3)).collect();
     let spec = LossSpec { lambda: 0.0, wdl_scale: 400.0 };
@@ -907,4 +953,47 @@ fn output_bucket_gradients_go_to_the_position_s_bucket() {
             );
         }
     }
+}
+
+/// With king buckets, a position's gradient reaches its active features' rows in their
+/// buckets' blocks and in the factoriser, and matches central differences in both.
+#[test]
+fn factoriser_gradients_match_central_differences() {
+    use horizon::train::network::{features, MAX_ACTIVE};
+    let n = 16;
+    let l = Layout::new(n, 2, FeatureSet::MirroredKingBuckets);
+    assert!(l.factoriser);
+    let mut rng = SmallRng::seed_from_u64(22);
+    let mut params: Vec<f32> = (0..l.param_count()).map(|_| rng.gen_range(-0.3f32..0.3)).collect();
+    let spec = LossSpec { lambda: 0.0, wdl_scale: 400.0 };
+    // White's king on the second rank (bucket 2), Black's on its back rank at c8 (bucket 1).
+    let raw =
+        Record::from_board(&Board::from_fen("2k5/pp3p2/8/8/8/8/PP3PK1/R2Q4 w - - 0 1").unwrap(), 120, 2).to_bytes();
+    let loss_grad = |params: &[f32]| {
+        let mut grad = vec![0.0; params.len()];
+        let loss = run_slice(params, l, std::slice::from_ref(&raw), spec, Some(&mut grad), &mut Scratch::new(n));
+        (loss, grad)
+    };
+    let (_, grad) = loss_grad(&params);
+    let (mut white, mut black) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+    let count = features(&raw, FeatureSet::MirroredKingBuckets, &mut white, &mut black);
+    assert!(white[..count].iter().all(|&f| (1536..2304).contains(&f)), "White's king bucket 2");
+    assert!(black[..count].iter().all(|&f| (768..1536).contains(&f)), "Black's king bucket 1");
+    let (w, b) = (white[0] as usize, black[0] as usize);
+    for row in [w * n, b * n, l.fw().start + (w % 768) * n, l.fw().start + (b % 768) * n] {
+        // A neuron of the row that is live for this position (some are clipped to 0 or 1).
+        let at = row + (0..n).find(|&j| grad[row + j] != 0.0).unwrap_or_else(|| panic!("row {row}: no gradient"));
+        let h = 1e-2f32;
+        let keep = params[at];
+        params[at] = keep + h;
+        let (up, _) = loss_grad(&params);
+        params[at] = keep - h;
+        let (down, _) = loss_grad(&params);
+        params[at] = keep;
+        let numeric = ((up - down) / (2.0 * h as f64)) as f32;
+        assert!((grad[at] - numeric).abs() <= 0.02 * numeric.abs() + 1e-6, "at {at}: {} vs {numeric}", grad[at]);
+    }
+    // Blocks of buckets no king stands in get nothing.
+    assert!(grad[0..768 * n].iter().all(|&g| g == 0.0));
+    assert!(grad[2304 * n..3072 * n].iter().all(|&g| g == 0.0));
 }

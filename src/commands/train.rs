@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "train",
-    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--features plain|mirrored] [--epochs E] [--lambda L] [--lr X] [--lr-final F]\n                                   [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] [--holdout FILE]...",
+    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--features plain|mirrored|mirrored-kb4] [--epochs E] [--lambda L] [--lr X] [--lr-final F]\n                                   [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] [--holdout FILE]...",
     run,
     claims: None,
 };
 
 const USAGE: &str =
-    "usage: horizon train DATA.bin... --out NET.nnue [--hidden N] [--output-buckets B] [--features plain|mirrored] [--epochs E] [--lambda L] \
+    "usage: horizon train DATA.bin... --out NET.nnue [--hidden N] [--output-buckets B] [--features plain|mirrored|mirrored-kb4] [--epochs E] [--lambda L] \
 [--lr X] [--lr-final F] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] \
 [--holdout FILE]...";
 
@@ -52,10 +52,8 @@ fn hidden(text: &str) -> Result<usize, ArgError> {
 
 /// `--features`: the name of an input feature set.
 fn features(text: &str) -> Result<FeatureSet, Failure> {
-    FeatureSet::from_name(text).ok_or_else(|| {
-        let (plain, mirrored) = (FeatureSet::Plain, FeatureSet::Mirrored);
-        Failure::Input(format!("--features must be '{plain}' or '{mirrored}', got '{text}'"))
-    })
+    FeatureSet::from_name(text)
+        .ok_or_else(|| Failure::Input(format!("--features must be {}, got '{text}'", FeatureSet::names())))
 }
 
 /// Reads the arguments into a training configuration.

@@ -29,7 +29,8 @@ impl AdamW {
     }
 
     /// One update of `params` from the mean gradient `grad` at learning rate `lr`, then the
-    /// clipping (first layer to ±[`FEATURE_CLIP`], output weights to ±[`OUTPUT_CLIP`]).
+    /// clipping (first layer and factoriser to ±[`FEATURE_CLIP`], output weights to
+    /// ±[`OUTPUT_CLIP`]).
     pub fn update(&mut self, params: &mut [f32], grad: &[f32], lr: f32, layout: Layout) {
         self.step += 1;
         let t = self.step.min(i32::MAX as u64) as i32;
@@ -43,9 +44,10 @@ impl AdamW {
             *v = BETA2 * *v + (1.0 - BETA2) * g * g;
             *p = *p * decay - step_size * *m / (v.sqrt() + EPSILON);
         }
-        let first = layout.w().start..layout.b().end;
-        for p in &mut params[first] {
-            *p = p.clamp(-FEATURE_CLIP, FEATURE_CLIP);
+        for block in [layout.w().start..layout.b().end, layout.fw()] {
+            for p in &mut params[block] {
+                *p = p.clamp(-FEATURE_CLIP, FEATURE_CLIP);
+            }
         }
         for p in &mut params[layout.ow()] {
             *p = p.clamp(-OUTPUT_CLIP, OUTPUT_CLIP);

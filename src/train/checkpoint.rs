@@ -73,12 +73,10 @@ impl fmt::Display for CheckpointError {
             CheckpointError::Buckets(b) => {
                 write!(f, "checkpoint: output bucket count {b} out of range (1..={MAX_OUTPUT_BUCKETS})")
             }
-            CheckpointError::FeatureSet(code) => write!(
-                f,
-                "checkpoint: unknown input feature set {code} (expected {} = plain or {} = mirrored)",
-                FeatureSet::Plain.code(),
-                FeatureSet::Mirrored.code()
-            ),
+            CheckpointError::FeatureSet(code) => {
+                let known: Vec<String> = FeatureSet::ALL.iter().map(|s| format!("{} = {s}", s.code())).collect();
+                write!(f, "checkpoint: unknown input feature set {code} (expected {})", known.join(", "))
+            }
             CheckpointError::Size { len, want, hidden, buckets } => write!(
                 f,
                 "checkpoint: size {len} bytes, expected {want} for hidden size {hidden} and {buckets} output bucket(s)"
@@ -131,7 +129,7 @@ fn size_for(header: usize, l: Layout) -> usize {
 impl Checkpoint {
     /// The parameters' layout.
     pub fn layout(&self) -> Layout {
-        Layout { n: self.hidden, buckets: self.buckets, features: self.features }
+        Layout::new(self.hidden, self.buckets, self.features)
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -186,7 +184,7 @@ impl Checkpoint {
             return Err(CheckpointError::Buckets(buckets));
         }
         let features = FeatureSet::from_code(set_code).ok_or(CheckpointError::FeatureSet(set_code))?;
-        let layout = Layout { n: hidden, buckets, features };
+        let layout = Layout::new(hidden, buckets, features);
         let want = size_for(header, layout);
         if b.len() != want {
             return Err(CheckpointError::Size { len: b.len(), want, hidden, buckets });

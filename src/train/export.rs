@@ -5,20 +5,21 @@
 //! | offset | field |
 //! |---|---|
 //! | 0 | magic `b"HZNNUE\0\0"` |
-//! | 8 | format version u32: plain networks 1 with one output bucket, 2 with more; mirrored 3 |
-//! | 12 | input count u32 = 768 |
+//! | 8 | format version u32: plain networks 1 with one output bucket, 2 with more; others 3 |
+//! | 12 | input count u32 I: 768 per king bucket (768, or 3072 with king buckets) |
 //! | 16 | hidden size N u32 (1..=4096, a multiple of 16) |
 //! | 20 | activation u32: 1 = SCReLU |
 //! | 24 | QA u32, 28 QB u32, 32 SCALE u32 |
 //! | 36 | output buckets B u32 (1..=8) in versions 2 and 3; reserved, 0, in version 1 (B = 1) |
-//! | 40 | version 3 only: feature set u32, 0 plain, 1 mirrored (versions 1 and 2 are plain) |
-//! | 40 (44) | feature weights i16 `[768][N]`, feature-major |
+//! | 40 | version 3 only: feature set u32, 0 plain, 1 mirrored, 2 mirrored-kb4 (versions 1 and 2 are plain) |
+//! | 40 (44) | feature weights i16 `[I][N]`, feature-major |
 //! |    | feature bias i16 `[N]` |
 //! |    | output weights i16 `[B][2N]` (per bucket, side to move first) |
 //! |    | output biases i32 `[B]` |
 //! | end−8 | checksum u64: FNV-1a 64 of every byte before it |
 //!
-//! Quantisation ([`super::quantise`]): feature weights and biases `round(x · QA)`, output
+//! Quantisation ([`super::quantise`]): feature weights (with a factoriser, its sums, clipped
+//! to the trainer's first-layer clip) and biases `round(x · QA)`, output
 //! weights `round(x · QB)` (each bucket clipped so that the engine's i32 output sum cannot
 //! overflow), output bias `round(x · QA · QB)`. The engine computes
 //! `eval = (Σ screlu(us)·ow_us + Σ screlu(them)·ow_them) / QA + ob) · SCALE / (QA · QB)` with

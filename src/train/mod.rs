@@ -252,7 +252,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
         return Err(TrainError::BucketCount(buckets));
     }
-    let layout = Layout { n, buckets, features };
+    let layout = Layout::new(n, buckets, features);
 
     // 2. The holdout files (a bad one stops the run before the data is read), then the
     // data, split by game: validation first, then training without the holdout positions.
@@ -332,7 +332,9 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     };
     let threads = cfg.threads.max(1);
     (out.line)(&format!(
-        "network (768 -> {n}) x 2 -> 1, {features} features, {buckets} output bucket(s), {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, wdl scale {wdl_scale}, lr {} (cosine to x{}), epochs {first_epoch}..={}",
+        "network ({} -> {n}) x 2 -> 1, {features} features{}, {buckets} output bucket(s), {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, wdl scale {wdl_scale}, lr {} (cosine to x{}), epochs {first_epoch}..={}",
+        features.inputs(),
+        if layout.factoriser { " with a factoriser" } else { "" },
         layout.param_count(),
         cfg.batch,
         cfg.lambda,

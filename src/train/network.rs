@@ -6,15 +6,24 @@
 //! SCReLU (`clamp(x, 0, 1)²`), and one output from `[side to move, other side]`:
 //! `out = Σ screlu(us)·ow[..N] + Σ screlu(them)·ow[N..] + ob`, with `out · SCALE ≈ centipawns`,
 //! where `ow` and `ob` are those of the position's output bucket (one of `B`, chosen by the
-//! number of pieces: `eval::nnue::output_bucket`). In the mirrored feature set a
-//! perspective whose own king stands on files a–d sees every square mirrored left–right too
-//! (`eval::nnue::mirror_mask`), exactly as the engine does.
+//! number of pieces: `eval::nnue::output_bucket`). In the mirrored feature sets a
+//! perspective whose own king stands on files a–d sees every square mirrored left–right too,
+//! and with king buckets it uses the 768 inputs of its king's bucket (`eval::nnue::View`),
+//! exactly as the engine does.
+//!
+//! # The factoriser
+//! With king buckets, each bucket's weights see only the positions with the king in that
+//! bucket. The trainer therefore also fits one shared block of 768 weights, the factoriser,
+//! added to every bucket's: feature `f` of bucket `k` has the weight `W[k·768 + f] + F[f]`.
+//! What all buckets share is learnt from all positions, and each bucket's block learns only
+//! its difference. The file holds the sums (the engine never sees `F`), so the factoriser
+//! costs nothing in play.
 //!
 //! All parameters live in one flat `f32` vector (see [`Layout`]) so the optimiser, the
 //! gradient reduction and checkpoints treat them alike.
 
 use crate::data::record::RawRecord;
-use crate::eval::nnue::{mirror_mask, output_bucket, raw_feature_index, FeatureSet, SCALE};
+use crate::eval::nnue::{output_bucket, raw_feature_index, FeatureSet, View, SCALE};
 use crate::rng::SplitMix64;
 
 /// Inputs per perspective (2 sides × 6 pieces × 64 squares), the hidden sizes the file
@@ -34,36 +43,52 @@ pub const INIT_OUTPUT_RANGE: f32 = 0.1;
 pub const FEATURE_CLIP: f32 = 1.98;
 
 /// The network's shape: where each parameter block lies in the flat vector, for hidden size
-/// `n` and `buckets` output buckets (with one bucket it is the layout from before output
-/// buckets), and the input feature set, which changes no parameter but which features a
-/// position activates.
+/// `n`, `buckets` output buckets (with one bucket it is the layout from before output
+/// buckets) and the input feature set (which decides the number of inputs `I`, 768 per king
+/// bucket, and which features a position activates), and whether a factoriser follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub n: usize,
     pub buckets: usize,
     pub features: FeatureSet,
+    /// A factoriser block (see the module documentation) after the output biases: the
+    /// trainer's layout for a set with king buckets ([`Layout::new`]); a network read from
+    /// a file has none.
+    pub factoriser: bool,
 }
 
 impl Layout {
+    /// The trainer's layout: with a factoriser exactly when the set has king buckets.
+    pub fn new(n: usize, buckets: usize, features: FeatureSet) -> Layout {
+        Layout { n, buckets, features, factoriser: features.king_buckets() > 1 }
+    }
+    /// The layout of a network file's parameters: no factoriser.
+    pub fn of_file(n: usize, buckets: usize, features: FeatureSet) -> Layout {
+        Layout { n, buckets, features, factoriser: false }
+    }
     /// The layout of a plain network with one output bucket.
     pub fn single(n: usize) -> Layout {
-        Layout { n, buckets: 1, features: FeatureSet::Plain }
+        Layout::new(n, 1, FeatureSet::Plain)
     }
-    /// Feature weights `[768][n]`, feature-major.
+    /// Inputs per perspective: 768 per king bucket.
+    fn inputs(&self) -> usize {
+        self.features.inputs()
+    }
+    /// Feature weights `[I][n]`, feature-major.
     pub fn w(&self) -> std::ops::Range<usize> {
-        0..INPUTS * self.n
+        0..self.inputs() * self.n
     }
     /// Feature bias `[n]`.
     pub fn b(&self) -> std::ops::Range<usize> {
-        INPUTS * self.n..(INPUTS + 1) * self.n
+        self.inputs() * self.n..(self.inputs() + 1) * self.n
     }
     /// Output weights `[buckets][2n]`: per bucket, side to move first.
     pub fn ow(&self) -> std::ops::Range<usize> {
-        (INPUTS + 1) * self.n..(INPUTS + 1 + 2 * self.buckets) * self.n
+        (self.inputs() + 1) * self.n..(self.inputs() + 1 + 2 * self.buckets) * self.n
     }
     /// The output weights `[2n]` of bucket `k`.
     pub fn ow_of(&self, k: usize) -> std::ops::Range<usize> {
-        let start = (INPUTS + 1 + 2 * k) * self.n;
+        let start = (self.inputs() + 1 + 2 * k) * self.n;
         start..start + 2 * self.n
     }
     /// Output biases `[buckets]`.
@@ -71,9 +96,26 @@ impl Layout {
         let start = self.ow().end;
         start..start + self.buckets
     }
+    /// The factoriser `[768][n]` (empty without one).
+    pub fn fw(&self) -> std::ops::Range<usize> {
+        let start = self.ob().end;
+        start..start + if self.factoriser { INPUTS * self.n } else { 0 }
+    }
     /// The number of parameters (a layout is not a collection, so not `len`).
     pub fn param_count(&self) -> usize {
-        self.ob().end
+        self.fw().end
+    }
+    /// The feature weights the network file holds, `[I][n]`: those of [`Layout::w`], each
+    /// plus its factoriser weight when there is one.
+    pub fn merged_feature_weights(&self, params: &[f32]) -> Vec<f32> {
+        let mut w = params[self.w()].to_vec();
+        if self.factoriser {
+            let f = &params[self.fw()];
+            for (k, x) in w.iter_mut().enumerate() {
+                *x += f[k % (INPUTS * self.n)];
+            }
+        }
+        w
     }
 }
 
@@ -83,6 +125,7 @@ pub fn init_params(l: Layout, rng: &mut SplitMix64) -> Vec<f32> {
     for x in &mut p[l.w()] {
         *x = rng.uniform(INIT_FEATURE_RANGE);
     }
+    // The factoriser starts at zero: every bucket's weight starts as a plain network's would.
     for x in &mut p[l.ow()] {
         *x = rng.uniform(INIT_OUTPUT_RANGE);
     }
@@ -117,13 +160,14 @@ pub fn features(
         }
         i += 1;
     }
-    // Mirroring a square is XORing its index with a mask, and so is mirroring a feature
-    // (its low six bits are the square): the plain features, each perspective's masked.
-    if set == FeatureSet::Mirrored {
-        for (feats, king) in [(&mut *white, kings[0]), (&mut *black, kings[1])] {
-            let mask = mirror_mask(set, king) as u16;
+    // The plain features, each perspective's in its view (mirrored, in its king's bucket).
+    if set != FeatureSet::Plain {
+        for (perspective, feats) in
+            [(crate::types::Color::White, &mut *white), (crate::types::Color::Black, &mut *black)]
+        {
+            let view = View::of(set, perspective, kings[perspective.index()]);
             for f in &mut feats[..i] {
-                *f ^= mask;
+                *f = view.apply(*f as usize) as u16;
             }
         }
     }
@@ -265,14 +309,23 @@ fn screlu_dot(acc: &[f32], w: &[f32]) -> f32 {
     s.iter().sum()
 }
 
-/// `acc = bias + Σ_f W[f]`.
+/// `acc = bias + Σ_f W[f]`, plus `Σ_f F[f mod 768]` when there is a factoriser `F`
+/// (`fw` empty otherwise).
 #[inline(always)]
-fn accumulate(acc: &mut [f32], bias: &[f32], w: &[f32], feats: &[u16], n: usize) {
+fn accumulate(acc: &mut [f32], bias: &[f32], w: &[f32], fw: &[f32], feats: &[u16], n: usize) {
     acc.copy_from_slice(bias);
     for &f in feats {
         let row = &w[f as usize * n..f as usize * n + n];
         for (a, x) in acc.iter_mut().zip(row) {
             *a += x;
+        }
+    }
+    if !fw.is_empty() {
+        for &f in feats {
+            let at = f as usize % INPUTS * n;
+            for (a, x) in acc.iter_mut().zip(&fw[at..at + n]) {
+                *a += x;
+            }
         }
     }
 }
@@ -289,6 +342,7 @@ fn run_slice_body(
 ) -> f64 {
     let n = l.n;
     let w = &params[l.w()];
+    let fw = &params[l.fw()];
     let bias = &params[l.b()];
     let mut white = [0u16; MAX_ACTIVE];
     let mut black = [0u16; MAX_ACTIVE];
@@ -301,8 +355,8 @@ fn run_slice_body(
             if raw[24] == 0 { (&white[..count], &black[..count]) } else { (&black[..count], &white[..count]) };
 
         // 2. Forward: accumulators, SCReLU, the output bucket's layer, sigmoid.
-        accumulate(&mut s.acc_us, bias, w, us, n);
-        accumulate(&mut s.acc_them, bias, w, them, n);
+        accumulate(&mut s.acc_us, bias, w, fw, us, n);
+        accumulate(&mut s.acc_them, bias, w, fw, them, n);
         let bucket = output_bucket(count as u32, l.buckets);
         let (ow_us, ow_them) = params[l.ow_of(bucket)].split_at(n);
         let ob_at = l.ob().start + bucket;
@@ -331,12 +385,24 @@ fn run_slice_body(
             s.d_them[j] = d_out * ow_them[j] * live_them;
             gb[j] += s.d_us[j] + s.d_them[j];
         }
-        // ... and the first layer, only in the active features' rows (sparse).
+        // ... and the first layer, only in the active features' rows (sparse), each also
+        // in its factoriser row when there is one.
         for (feats, d) in [(us, &s.d_us), (them, &s.d_them)] {
             for &f in feats {
                 let row = &mut gw[f as usize * n..f as usize * n + n];
                 for (x, y) in row.iter_mut().zip(d.iter()) {
                     *x += y;
+                }
+            }
+        }
+        if l.factoriser {
+            let gf = &mut g[l.fw()];
+            for (feats, d) in [(us, &s.d_us), (them, &s.d_them)] {
+                for &f in feats {
+                    let at = f as usize % INPUTS * n;
+                    for (x, y) in gf[at..at + n].iter_mut().zip(d.iter()) {
+                        *x += y;
+                    }
                 }
             }
         }
@@ -353,8 +419,9 @@ pub fn eval_cp(params: &[f32], l: Layout, raw: &RawRecord, scale: f32) -> f32 {
     let count = features(raw, l.features, &mut white, &mut black);
     let (us, them) = if raw[24] == 0 { (&white[..count], &black[..count]) } else { (&black[..count], &white[..count]) };
     let mut s = Scratch::new(n);
-    accumulate(&mut s.acc_us, &params[l.b()], &params[l.w()], us, n);
-    accumulate(&mut s.acc_them, &params[l.b()], &params[l.w()], them, n);
+    let (w, fw, bias) = (&params[l.w()], &params[l.fw()], &params[l.b()]);
+    accumulate(&mut s.acc_us, bias, w, fw, us, n);
+    accumulate(&mut s.acc_them, bias, w, fw, them, n);
     let bucket = output_bucket(count as u32, l.buckets);
     let ow = &params[l.ow_of(bucket)];
     let out = screlu_dot(&s.acc_us, &ow[..n]) + screlu_dot(&s.acc_them, &ow[n..]) + params[l.ob().start + bucket];

@@ -11,7 +11,7 @@
 //! the bound (the embedded one's largest sum is 3721 of 33025): the clip is a guarantee, not
 //! a part of training.
 
-use super::network::Layout;
+use super::network::{Layout, FEATURE_CLIP};
 use crate::eval::nnue::network::{header_bytes, NetworkError, Shape, MAX_OUTPUT_WEIGHT_SUM};
 use crate::eval::nnue::{QA, QB};
 use crate::hash::fnv1a64;
@@ -20,7 +20,8 @@ use crate::hash::fnv1a64;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quantised {
     pub layout: Layout,
-    /// Feature weights `[768][N]`, then the feature bias `[N]`: `round(x · QA)`.
+    /// Feature weights `[I][N]` (with a factoriser, its sums), then the feature bias `[N]`:
+    /// `round(x · QA)`.
     pub first_layer: Vec<i16>,
     /// Output weights `[B][2N]`: `round(x · QB)`, each bucket clipped.
     pub output_weights: Vec<i16>,
@@ -79,7 +80,10 @@ impl Quantised {
     /// The file's integers for float parameters `params` laid out as `l`, each bucket's
     /// output weights clipped to the bound.
     pub fn of_params(params: &[f32], l: Layout) -> Quantised {
-        let first_layer = params[l.w().start..l.b().end].iter().map(|&x| q16(x, QA)).collect();
+        // The file's feature weights are the factoriser's sums, clipped as training clips
+        // each part (so accumulators stay as far inside i16 as without a factoriser).
+        let merged = l.merged_feature_weights(params).into_iter().map(|x| x.clamp(-FEATURE_CLIP, FEATURE_CLIP));
+        let first_layer = merged.chain(params[l.b()].iter().copied()).map(|x| q16(x, QA)).collect();
         let mut output_weights: Vec<i16> = params[l.ow()].iter().map(|&x| q16(x, QB)).collect();
         let mut clipped = Vec::new();
         for (bucket, weights) in output_weights.chunks_exact_mut(2 * l.n).enumerate() {
@@ -88,7 +92,8 @@ impl Quantised {
             }
         }
         let output_bias = params[l.ob()].iter().map(|&x| q32(x)).collect();
-        Quantised { layout: l, first_layer, output_weights, output_bias, clipped }
+        let layout = Layout::of_file(l.n, l.buckets, l.features);
+        Quantised { layout, first_layer, output_weights, output_bias, clipped }
     }
 
     /// The `.nnue` file (the layout of `docs/nnue.md`).
@@ -111,7 +116,7 @@ impl Quantised {
     /// engine's reader but the build's hidden size ([`Shape::of_file`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Quantised, NetworkError> {
         let shape = Shape::of_file(bytes)?;
-        let l = Layout { n: shape.hidden, buckets: shape.buckets, features: shape.features };
+        let l = Layout::of_file(shape.hidden, shape.buckets, shape.features);
         let i16s = |from: usize, to: usize| -> Vec<i16> {
             bytes[from..to].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect()
         };
@@ -184,7 +189,7 @@ mod tests {
 
     #[test]
     fn the_exporter_clips_what_would_overflow_and_the_file_reads_back() {
-        let l = Layout { n: 16, buckets: 3, features: FeatureSet::Plain };
+        let l = Layout::new(16, 3, FeatureSet::Plain);
         let mut params = vec![0.01f32; l.param_count()];
         // Bucket 1: every weight at the trainer's clip (32767 / 64), far past the bound;
         // bucket 2: large negative weights; bucket 0: small weights.

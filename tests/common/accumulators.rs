@@ -20,6 +20,9 @@ pub struct Seen {
     pub king_moves: usize,
     /// King moves (castling included) across the d/e line: a mirrored network's refreshes.
     pub king_crossings: usize,
+    /// King moves (castling included) into another king bucket of the mover's perspective:
+    /// a king-bucket network's refreshes.
+    pub king_bucket_changes: usize,
     pub nulls: usize,
     /// Moves after which the output bucket differs (counted by the caller).
     pub bucket_changes: usize,
@@ -48,6 +51,20 @@ impl Seen {
         let is_king_move = m.kind() == MoveKind::Castle || b.piece_on(m.from()) == Some(Piece::King);
         if is_king_move && (m.from().index() % 8 < 4) != (m.king_dest().index() % 8 < 4) {
             self.king_crossings += 1;
+        }
+        // The bucket by rank and folded file, written out here rather than taken from the
+        // engine: back rank g–h or b–a, back rank c–f, second rank, beyond.
+        let bucket = |sq: usize| {
+            let (rank, file) = (if b.side_to_move() == horizon::Color::White { sq / 8 } else { 7 - sq / 8 }, sq % 8);
+            match rank {
+                0 if file <= 1 || file >= 6 => 0,
+                0 => 1,
+                1 => 2,
+                _ => 3,
+            }
+        };
+        if is_king_move && bucket(m.from().index()) != bucket(m.king_dest().index()) {
+            self.king_bucket_changes += 1;
         }
     }
 }

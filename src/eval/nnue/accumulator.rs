@@ -8,15 +8,17 @@
 //! castling) are the only ones a move makes. With the plain input set a king move is a move
 //! like any other and never needs a refresh.
 //!
-//! # Mirrored networks: a refresh when the king crosses the d/e line
-//! In the mirrored set ([`FeatureSet::Mirrored`]) a perspective whose king stands on files
-//! a–d sees every square mirrored left–right. A delta is then built with each perspective's
-//! current mirroring (the king did not move for the side not moving, nor for the side
-//! moving unless the move is a king move or castling). A king move that takes the king
-//! across the line changes every feature of its side's perspective: that ply records a
-//! refresh of that perspective instead, with the pieces as they stand after the move (a
-//! [`Placement`], about 100 bytes), and the other perspective follows its delta as usual.
-//! That refresh starts from the last one with the same mirroring, kept in a
+//! # Mirrored and king-bucket networks: a refresh when the king changes the view
+//! In the mirrored sets ([`FeatureSet::Mirrored`], [`FeatureSet::MirroredKingBuckets`]) a
+//! perspective whose king stands on files a–d sees every square mirrored left–right, and
+//! with king buckets it uses the block of features of its king's bucket: its [`View`]. A
+//! delta is then built with each perspective's current view (the king did not move for the
+//! side not moving, nor for the side moving unless the move is a king move or castling). A
+//! king move that changes its side's view (across the d/e line, or into another bucket)
+//! changes every feature of that perspective: that ply records a refresh of that
+//! perspective instead, with the pieces as they stand after the move (a [`Placement`],
+//! about 100 bytes), and the other perspective follows its delta as usual.
+//! That refresh starts from the last one with the same view, kept in a
 //! [`RefreshCache`], and applies only the pieces that differ (see [`super::refresh`]).
 //! The refresh is computed lazily like any other ply, only when a node at or above it is
 //! evaluated. Plain networks never record one: the feature set is checked once per move.
@@ -28,7 +30,7 @@
 //! order. A node cut off before evaluating (a hash cutoff, a draw, mate distance) then costs
 //! no vector work at all. A null move records an empty delta (a plain copy when needed).
 
-use super::features::{feature_index, for_each_feature, mirror_mask, FeatureSet, HIDDEN};
+use super::features::{feature_index, for_each_feature, FeatureSet, View, HIDDEN};
 use super::network::{Column, Network};
 use super::refresh::{Placement, RefreshCache};
 use super::simd;
@@ -122,25 +124,25 @@ impl Delta {
     /// No change (a null move).
     pub const NONE: Delta = Delta::None;
 
-    /// The feature of `color`'s `piece` on `sq`, each perspective's index XORed with its
-    /// mirror mask (`[0, 0]` in the plain set).
+    /// The feature of `color`'s `piece` on `sq`, each perspective's index in its view (the
+    /// identity in the plain set).
     #[inline(always)]
-    fn feature(color: Color, piece: Piece, sq: Square, masks: Masks) -> Feature {
+    fn feature(color: Color, piece: Piece, sq: Square, views: Views) -> Feature {
         [
-            feature_index(Color::White, color, piece, sq) as u16 ^ masks[0],
-            feature_index(Color::Black, color, piece, sq) as u16 ^ masks[1],
+            views[0].apply(feature_index(Color::White, color, piece, sq)) as u16,
+            views[1].apply(feature_index(Color::Black, color, piece, sq)) as u16,
         ]
     }
 
     /// `piece` of the side to move going from `from` to `to` (changing into `arrives` on
     /// the way: a promotion), taking whatever stands on `to`.
     #[inline(always)]
-    fn displacement(board: &Board, piece: Piece, arrives: Piece, from: Square, to: Square, masks: Masks) -> Delta {
+    fn displacement(board: &Board, piece: Piece, arrives: Piece, from: Square, to: Square, views: Views) -> Delta {
         let us = board.side_to_move();
-        let add = Delta::feature(us, arrives, to, masks);
-        let sub = Delta::feature(us, piece, from, masks);
+        let add = Delta::feature(us, arrives, to, views);
+        let sub = Delta::feature(us, piece, from, views);
         match board.piece_on(to) {
-            Some(victim) => Delta::Capture { add, subs: [sub, Delta::feature(us.flip(), victim, to, masks)] },
+            Some(victim) => Delta::Capture { add, subs: [sub, Delta::feature(us.flip(), victim, to, views)] },
             None => Delta::Move { add, sub },
         }
     }
@@ -149,28 +151,28 @@ impl Delta {
     /// network.
     #[inline]
     pub fn of_move(board: &Board, m: Move) -> Delta {
-        Delta::of_move_masked(board, m, [0, 0])
+        Delta::of_move_in(board, m, [View::default(); 2])
     }
 
     /// The feature changes of the legal move `m` on `board` (before it is made) with each
-    /// perspective's features XORed with its mirror mask `masks[perspective]`. For the
-    /// perspective whose king crosses the mirror line the result is meaningless: that
-    /// perspective is refreshed instead ([`AccumulatorStack::push_move`]).
+    /// perspective's features in its view `views[perspective]`. For a perspective whose
+    /// king move changes its view the result is meaningless: that perspective is refreshed
+    /// instead ([`AccumulatorStack::push_move`]).
     #[inline(always)]
-    fn of_move_masked(board: &Board, m: Move, masks: Masks) -> Delta {
+    fn of_move_in(board: &Board, m: Move, views: Views) -> Delta {
         let us = board.side_to_move();
         let (from, to) = (m.from(), m.to());
         match m.kind() {
             MoveKind::Normal => {
                 let piece = board.piece_on(from).expect("delta: no piece on from-square");
-                Delta::displacement(board, piece, piece, from, to, masks)
+                Delta::displacement(board, piece, piece, from, to, views)
             }
-            MoveKind::Promotion => Delta::displacement(board, Piece::Pawn, m.promotion(), from, to, masks),
+            MoveKind::Promotion => Delta::displacement(board, Piece::Pawn, m.promotion(), from, to, views),
             MoveKind::EnPassant => Delta::Capture {
-                add: Delta::feature(us, Piece::Pawn, to, masks),
+                add: Delta::feature(us, Piece::Pawn, to, views),
                 subs: [
-                    Delta::feature(us, Piece::Pawn, from, masks),
-                    Delta::feature(us.flip(), Piece::Pawn, to.ep_victim(), masks),
+                    Delta::feature(us, Piece::Pawn, from, views),
+                    Delta::feature(us.flip(), Piece::Pawn, to.ep_victim(), views),
                 ],
             },
             MoveKind::Castle => {
@@ -179,22 +181,22 @@ impl Delta {
                 let (king_to, rook_to) = castle_destinations(us, m.castle_side());
                 Delta::Castle {
                     adds: [
-                        Delta::feature(us, Piece::King, king_to, masks),
-                        Delta::feature(us, Piece::Rook, rook_to, masks),
+                        Delta::feature(us, Piece::King, king_to, views),
+                        Delta::feature(us, Piece::Rook, rook_to, views),
                     ],
-                    subs: [Delta::feature(us, Piece::King, from, masks), Delta::feature(us, Piece::Rook, to, masks)],
+                    subs: [Delta::feature(us, Piece::King, from, views), Delta::feature(us, Piece::Rook, to, views)],
                 }
             }
         }
     }
 }
 
-/// Each perspective's mirror mask, `[white, black]`, XORed into its feature indices.
-type Masks = [u16; 2];
+/// Each perspective's view, `[white, black]`.
+type Views = [View; 2];
 
 /// One ply of the stack: the accumulator (valid when `computed`) and the delta that leads
 /// to this ply from the one below; with `refresh` set, that perspective is instead computed
-/// from scratch from `placement` (a mirrored network's king crossing the mirror line).
+/// from `placement` (a king move that changed its side's view).
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Entry {
@@ -208,7 +210,7 @@ struct Entry {
 /// Accumulators per ply of a search, computed lazily (see the module documentation).
 pub struct AccumulatorStack {
     entries: Vec<Entry>,
-    /// The last refresh per perspective and mirroring, cleared at every root refresh.
+    /// The last refresh per perspective and view, cleared at every root refresh.
     cache: RefreshCache,
 }
 
@@ -238,18 +240,23 @@ impl AccumulatorStack {
                 e.delta = Delta::of_move(board, m);
                 e.refresh = None;
             }
-            FeatureSet::Mirrored => AccumulatorStack::record_mirrored(e, board, m),
+            // One call per set, each inlined with its set a constant: the mirrored set's
+            // views then fold to bare masks, as cheap as before king buckets existed.
+            FeatureSet::Mirrored => AccumulatorStack::record_in_views(FeatureSet::Mirrored, e, board, m),
+            FeatureSet::MirroredKingBuckets => {
+                AccumulatorStack::record_in_views(FeatureSet::MirroredKingBuckets, e, board, m)
+            }
         }
     }
 
-    /// [`AccumulatorStack::push_move`] for a mirrored network: the delta with each
-    /// perspective's mirroring before the move and, when the move takes the mover's king
-    /// across the mirror line, a refresh of the mover's perspective from the pieces after it.
-    fn record_mirrored(e: &mut Entry, board: &Board, m: Move) {
-        let set = FeatureSet::Mirrored;
-        let mask = |c: Color| mirror_mask(set, board.king_sq(c).index()) as u16;
-        let masks = [mask(Color::White), mask(Color::Black)];
-        e.delta = Delta::of_move_masked(board, m, masks);
+    /// [`AccumulatorStack::push_move`] for a network whose views follow the kings: the
+    /// delta with each perspective's view before the move and, when the move changes the
+    /// mover's view, a refresh of the mover's perspective from the pieces after it.
+    #[inline(always)]
+    fn record_in_views(set: FeatureSet, e: &mut Entry, board: &Board, m: Move) {
+        let view = |c: Color| View::of(set, c, board.king_sq(c).index());
+        let views = [view(Color::White), view(Color::Black)];
+        e.delta = Delta::of_move_in(board, m, views);
         e.refresh = None;
         let us = board.side_to_move();
         let king_to = match m.kind() {
@@ -258,7 +265,7 @@ impl AccumulatorStack {
             _ => None,
         };
         if let Some(king_to) = king_to {
-            if mirror_mask(set, king_to.index()) as u16 != masks[us.index()] {
+            if View::of(set, us, king_to.index()) != views[us.index()] {
                 e.refresh = Some(us);
                 e.placement = Placement::after_king_move(board, m, king_to);
             }

@@ -29,8 +29,8 @@ pub mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack, Delta};
 pub use features::{
-    feature_index, for_each_feature, mirror_mask, output_bucket, raw_feature_index, FeatureSet, HIDDEN, INPUTS,
-    MAX_OUTPUT_BUCKETS, QA, QB, SCALE,
+    feature_index, for_each_feature, king_bucket, output_bucket, raw_feature_index, FeatureSet, View, HIDDEN, INPUTS,
+    MAX_INPUTS, MAX_KING_BUCKETS, MAX_OUTPUT_BUCKETS, QA, QB, SCALE,
 };
 pub use network::{default_network, Network, NetworkError};
 pub use output::{evaluate, evaluate_board, scale_output};

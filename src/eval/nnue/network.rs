@@ -1,20 +1,21 @@
 //! The quantised network and its `.nnue` file.
 //!
 //! # The file (all little-endian; `docs/nnue.md` has the table)
-//! A 40-byte header (magic `HZNNUE\0\0`, format version, input count 768, hidden size N,
+//! A 40-byte header (magic `HZNNUE\0\0`, format version, input count I, hidden size N,
 //! activation 1 = SCReLU, QA, QB, SCALE, and the output bucket count B), then the feature
-//! weights `i16 [768][N]` feature-major, the feature bias `i16 [N]`, the output weights `i16
+//! weights `i16 [I][N]` feature-major, the feature bias `i16 [N]`, the output weights `i16
 //! [B][2N]` (per bucket, side to move first), the output biases `i32 [B]`, and an FNV-1a 64
 //! checksum of every byte before it. Version 1 is the same with one bucket, its header's
 //! last field reserved; a network with one bucket is written as version 1, so files from
 //! before output buckets and files written now are the same bytes. Version 3 adds four
-//! bytes to the header, at offset 40: the feature set (0 plain, 1 mirrored: [`FeatureSet`]);
-//! versions 1 and 2 are the plain set. Plain networks are still written as version 1 or 2
+//! bytes to the header, at offset 40: the feature set (0 plain, 1 mirrored, 2 mirrored with
+//! four king buckets: [`FeatureSet`]); versions 1 and 2 are the plain set. I is 768 per king
+//! bucket of the set: 768, or 3072 with king buckets. Plain networks are still written as version 1 or 2
 //! (so their files are unchanged), mirrored ones as version 3.
 //!
 //! [`Network::from_bytes`] checks, in this order: the size holds a header, the magic, the
-//! version (and that a version-3 header is whole), the input count, the activation, the
-//! hidden size's range, the bucket count's range, the feature set, the exact total size
+//! version (and that a version-3 header is whole), the activation, the hidden size's range,
+//! the bucket count's range, the feature set, the input count (the set's), the exact total size
 //! (truncated or trailing bytes), the checksum, the quantisation constants, that no output bucket's weights can overflow the output layer's i32 sum
 //! ([`MAX_OUTPUT_WEIGHT_SUM`]), and last that the hidden size is the one this build was
 //! compiled for. Each failure is its own [`NetworkError`] with a one-line message. The
@@ -40,7 +41,7 @@
 //! cost those for a flexibility one rebuild (change `HIDDEN`) gives. A valid file with
 //! another N is refused with a message naming both sizes.
 
-use super::features::{FeatureSet, HIDDEN, INPUTS, MAX_OUTPUT_BUCKETS, QA, QB, SCALE};
+use super::features::{FeatureSet, HIDDEN, INPUTS, MAX_INPUTS, MAX_OUTPUT_BUCKETS, QA, QB, SCALE};
 use crate::hash::fnv1a64;
 use crate::rng::SplitMix64;
 use once_cell::sync::Lazy;
@@ -142,7 +143,8 @@ impl OutputWeights {
 #[repr(C, align(64))]
 pub struct Network {
     /// `feature_weights[f]`: the column added to an accumulator when feature `f` is active.
-    pub feature_weights: [Column; INPUTS],
+    /// Only the first `feature_set.inputs()` are used; the rest are zero.
+    pub feature_weights: [Column; MAX_INPUTS],
     pub feature_bias: Column,
     /// The output weights of each bucket; those past [`Network::buckets`] are zero. Private,
     /// so that `output_offset` always matches them: set through
@@ -212,7 +214,11 @@ pub enum NetworkError {
     },
     BadMagic,
     UnsupportedVersion(u32),
-    WrongInputCount(u32),
+    /// The header's input count is not its feature set's.
+    WrongInputCount {
+        found: u32,
+        expected: usize,
+    },
     WrongActivation(u32),
     HiddenSizeOutOfRange(u32),
     /// A version-2 or 3 header's output bucket count is not 1 to [`MAX_OUTPUT_BUCKETS`].
@@ -263,7 +269,9 @@ impl fmt::Display for NetworkError {
             NetworkError::UnsupportedVersion(v) => {
                 write!(f, "unsupported format version {v} (expected {VERSION_ONE_BUCKET}, {VERSION_BUCKETS} or {VERSION})")
             }
-            NetworkError::WrongInputCount(n) => write!(f, "wrong input count {n} (expected {INPUTS})"),
+            NetworkError::WrongInputCount { found, expected } => {
+                write!(f, "wrong input count {found} (expected {expected})")
+            }
             NetworkError::WrongActivation(a) => {
                 write!(f, "wrong activation {a} (expected {ACTIVATION_SCRELU} = SCReLU)")
             }
@@ -274,13 +282,8 @@ impl fmt::Display for NetworkError {
                 write!(f, "output bucket count {b} out of range (1..={MAX_OUTPUT_BUCKETS})")
             }
             NetworkError::UnknownFeatureSet(code) => {
-                let (plain, mirrored) = (FeatureSet::Plain, FeatureSet::Mirrored);
-                write!(
-                    f,
-                    "unknown feature set {code} (expected {} = {plain} or {} = {mirrored})",
-                    plain.code(),
-                    mirrored.code()
-                )
+                let known: Vec<String> = FeatureSet::ALL.iter().map(|s| format!("{} = {s}", s.code())).collect();
+                write!(f, "unknown feature set {code} (expected {})", known.join(", "))
             }
             NetworkError::Truncated { expected, found } => {
                 write!(f, "truncated ({found} bytes, expected {expected})")
@@ -325,7 +328,7 @@ pub const fn written_version(buckets: usize, set: FeatureSet) -> u32 {
     match set {
         FeatureSet::Plain if buckets <= 1 => VERSION_ONE_BUCKET,
         FeatureSet::Plain => VERSION_BUCKETS,
-        FeatureSet::Mirrored => VERSION,
+        FeatureSet::Mirrored | FeatureSet::MirroredKingBuckets => VERSION,
     }
 }
 
@@ -347,7 +350,7 @@ pub fn header_bytes(n: usize, buckets: usize, set: FeatureSet) -> Vec<u8> {
     let version = written_version(buckets, set);
     let bucket_field = if version == VERSION_ONE_BUCKET { 0 } else { buckets as u32 };
     let fields =
-        [version, INPUTS as u32, n as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32, bucket_field];
+        [version, set.inputs() as u32, n as u32, ACTIVATION_SCRELU, QA as u32, QB as u32, SCALE as u32, bucket_field];
     let mut header = MAGIC.to_vec();
     for v in fields {
         header.extend_from_slice(&v.to_le_bytes());
@@ -393,9 +396,6 @@ impl Shape {
             return Err(NetworkError::TooShort { found: bytes.len(), header });
         }
         let inputs = r.u32();
-        if inputs as usize != INPUTS {
-            return Err(NetworkError::WrongInputCount(inputs));
-        }
         let hidden = r.u32();
         let activation = r.u32();
         if activation != ACTIVATION_SCRELU {
@@ -416,6 +416,9 @@ impl Shape {
         } else {
             FeatureSet::Plain
         };
+        if inputs as usize != features.inputs() {
+            return Err(NetworkError::WrongInputCount { found: inputs, expected: features.inputs() });
+        }
         let shape = Shape { hidden: n, buckets, features, header };
         // 3. The exact size the header announces.
         let expected = shape.file_size();
@@ -456,20 +459,20 @@ impl Shape {
     /// The file's exact size.
     pub const fn file_size(&self) -> usize {
         self.header
-            + INPUTS * self.hidden * 2
+            + self.features.inputs() * self.hidden * 2
             + self.hidden * 2
             + self.buckets * (2 * self.hidden * 2 + 4)
             + CHECKSUM_BYTES
     }
 
-    /// Where the feature weights `i16 [768][N]` start: after the header.
+    /// Where the feature weights `i16 [inputs][N]` start: after the header.
     pub const fn feature_weights_at(&self) -> usize {
         self.header
     }
 
     /// Where the feature bias `i16 [N]` starts.
     pub const fn feature_bias_at(&self) -> usize {
-        self.feature_weights_at() + INPUTS * self.hidden * 2
+        self.feature_weights_at() + self.features.inputs() * self.hidden * 2
     }
 
     /// Where bucket `bucket`'s output weights `i16 [2N]` start.
@@ -508,7 +511,7 @@ impl Reader<'_> {
 }
 
 impl Network {
-    /// An all-zero network on the heap (the struct is about 200 KB: never on the stack).
+    /// An all-zero network on the heap (the struct is about 1.6 MB: never on the stack).
     pub fn zeroed() -> Box<Network> {
         let layout = std::alloc::Layout::new::<Network>();
         // SAFETY: `Network` has a non-zero size, so the layout is valid for `alloc_zeroed`;
@@ -535,7 +538,7 @@ impl Network {
         }
         let mut net = Network::zeroed();
         let mut r = Reader { bytes, pos: shape.feature_weights_at() };
-        for column in net.feature_weights.iter_mut() {
+        for column in net.feature_weights[..shape.features.inputs()].iter_mut() {
             r.i16s(&mut column.0);
         }
         r.i16s(&mut net.feature_bias.0);
@@ -566,7 +569,8 @@ impl Network {
         let buckets = self.buckets();
         let mut out = Vec::with_capacity(file_size_with(HIDDEN, buckets, self.feature_set));
         out.extend_from_slice(&header_bytes(HIDDEN, buckets, self.feature_set));
-        let columns = self.feature_weights.iter().chain(std::iter::once(&self.feature_bias));
+        let inputs = self.feature_set.inputs();
+        let columns = self.feature_weights[..inputs].iter().chain(std::iter::once(&self.feature_bias));
         let outputs = self.output_weights[..buckets].iter().flat_map(|w| w.0.iter());
         for w in columns.flat_map(|c| c.0.iter()).chain(outputs) {
             out.extend_from_slice(&w.to_le_bytes());
@@ -587,7 +591,7 @@ impl Network {
         let mut rng = SplitMix64::new(seed);
         let mut next = move |range: i32| rng.below(2 * range as usize + 1) as i32 - range;
         let mut net = Network::zeroed();
-        for column in net.feature_weights.iter_mut() {
+        for column in net.feature_weights[..INPUTS].iter_mut() {
             for w in column.0.iter_mut() {
                 *w = next(PLACEHOLDER_FEATURE_RANGE) as i16;
             }
@@ -619,9 +623,21 @@ impl Network {
         net
     }
 
-    /// This network with the input feature set `set` (the weights unchanged): for tests of
-    /// mirrored networks, `Network::random(seed).with_feature_set(FeatureSet::Mirrored)`.
+    /// This network with the input feature set `set`, for tests of the other sets:
+    /// `Network::random(seed).with_feature_set(FeatureSet::Mirrored)`. The first 768 columns
+    /// are kept. A set with king buckets fills each further block of 768 with the first
+    /// block's columns in another order, negated in odd blocks, so that every bucket's
+    /// weights differ; columns the set does not use become zero (as a file would give them).
     pub fn with_feature_set(mut self: Box<Network>, set: FeatureSet) -> Box<Network> {
+        let inputs = set.inputs();
+        for f in INPUTS..MAX_INPUTS {
+            let (block, i) = (f / INPUTS, f % INPUTS);
+            let mut column = self.feature_weights[(i + BLOCK_SHUFFLE * block) % INPUTS];
+            if block % 2 == 1 {
+                column.0.iter_mut().for_each(|w| *w = w.wrapping_neg());
+            }
+            self.feature_weights[f] = if f < inputs { column } else { Column([0; HIDDEN]) };
+        }
         self.feature_set = set;
         self
     }
@@ -634,3 +650,6 @@ pub const PLACEHOLDER_SEED: u64 = 0x4852_5a4e_4e55_4531;
 pub const PLACEHOLDER_FEATURE_RANGE: i32 = 40;
 pub const PLACEHOLDER_BIAS_RANGE: i32 = 200;
 pub const PLACEHOLDER_OUTPUT_RANGE: i32 = 6;
+/// How far [`Network::with_feature_set`] rotates the first block's columns for each further
+/// king-bucket block (prime to 768, so every block is a different order).
+const BLOCK_SHUFFLE: usize = 97;

@@ -1,11 +1,13 @@
 //! Refreshing one perspective of an accumulator for a given placement of the pieces, from
-//! the last accumulator computed for the same mirroring rather than from scratch.
+//! the last accumulator computed for the same view rather than from scratch.
 //!
 //! A mirrored network ([`FeatureSet::Mirrored`]) recomputes a perspective whenever its king
-//! crosses the d/e line. From scratch that is the bias plus one column per piece (up to 32).
-//! Between two crossings of one search few pieces move, so the [`RefreshCache`] keeps, per
-//! perspective and per mirroring, the accumulator half it last computed and the pieces it
-//! was computed for; the next refresh with that mirroring applies only the pieces that
+//! crosses the d/e line, and one with king buckets whenever its king enters another bucket:
+//! whenever the perspective's [`View`] changes. From scratch that is the bias plus one column
+//! per piece (up to 32). Between two such king moves of one search few pieces move, so the
+//! [`RefreshCache`] keeps, per perspective and per view (king bucket and mirroring), the
+//! accumulator half it last computed and the pieces it was computed for; the next refresh
+//! with that view applies only the pieces that
 //! differ (a column subtracted for each piece gone, added for each piece come), typically two
 //! to six columns. The sums wrap in i16 exactly as a refresh's do, and wrapping addition
 //! does not depend on order, so the result is bit for bit the refresh from scratch.
@@ -14,7 +16,7 @@
 //! empties it, and the accumulator stack does so at every root refresh (the start of each
 //! search, and whenever the network may have changed).
 
-use super::features::{feature_index, king_mirror_mask, HIDDEN};
+use super::features::{feature_index, View, HIDDEN, VIEWS};
 use super::network::{Column, Network};
 use crate::bitboard::Bitboard;
 use crate::board::{castle_destinations, Board};
@@ -74,10 +76,7 @@ impl Placement {
     }
 }
 
-/// Mirrorings a perspective can have: unmirrored, and mirrored left–right.
-const MIRRORINGS: usize = 2;
-
-/// One perspective's accumulator half for one mirroring, and the pieces it was computed for.
+/// One perspective's accumulator half for one view, and the pieces it was computed for.
 #[derive(Clone, Copy)]
 struct Cached {
     half: Column,
@@ -86,17 +85,17 @@ struct Cached {
     filled: bool,
 }
 
-/// The last refreshed accumulator half per perspective and mirroring (see the module
-/// documentation).
+/// The last refreshed accumulator half per perspective and view (see the module
+/// documentation), indexed by [`View::slot`].
 #[derive(Clone)]
 pub struct RefreshCache {
-    entries: [[Cached; MIRRORINGS]; 2],
+    entries: [[Cached; VIEWS]; 2],
 }
 
 impl Default for RefreshCache {
     fn default() -> Self {
         let empty = Cached { half: Column([0; HIDDEN]), placement: Placement::default(), filled: false };
-        RefreshCache { entries: [[empty; MIRRORINGS]; 2] }
+        RefreshCache { entries: [[empty; VIEWS]; 2] }
     }
 }
 
@@ -109,11 +108,10 @@ impl RefreshCache {
     }
 
     /// Writes into `out` perspective `perspective`'s accumulator half for the pieces of
-    /// `placement` under `net`, and keeps it for the next refresh with the same mirroring.
+    /// `placement` under `net`, and keeps it for the next refresh with the same view.
     pub fn refresh(&mut self, net: &Network, perspective: Color, placement: &Placement, out: &mut Column) {
-        let mask = king_mirror_mask(net.feature_set, placement.colored(perspective, Piece::King));
-        let mirroring = usize::from(mask != 0);
-        let e = &mut self.entries[perspective.index()][mirroring];
+        let view = View::of_king(net.feature_set, perspective, placement.colored(perspective, Piece::King));
+        let e = &mut self.entries[perspective.index()][view.slot()];
         if !e.filled {
             // From the bias and no pieces: every piece of `placement` is then "come".
             e.half = net.feature_bias;
@@ -123,7 +121,7 @@ impl RefreshCache {
         for c in Color::ALL {
             for piece in Piece::ALL {
                 let (was, now) = (e.placement.colored(c, piece), placement.colored(c, piece));
-                let column = |sq| &net.feature_weights[feature_index(perspective, c, piece, sq) ^ mask];
+                let column = |sq| &net.feature_weights[view.apply(feature_index(perspective, c, piece, sq))];
                 for sq in was & !now {
                     e.half.sub_assign(column(sq));
                 }
@@ -156,13 +154,17 @@ mod tests {
         }
     }
 
-    /// Kings on both halves, pieces coming and going between uses of one mirroring.
-    const FENS: [&str; 5] = [
+    /// Kings on both halves and in every king bucket, pieces coming and going between uses
+    /// of one view.
+    const FENS: [&str; 8] = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "2kr3r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQ - 1 2",
         "2kr3r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2Q1p/PPPBBPPP/2KR3R w - - 1 3",
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "8/5pk1/8/3r4/8/2P5/1K6/8 w - - 0 1",
+        "8/5p2/4k3/3r4/8/1KP5/8/6R1 b - - 0 1",
+        "6k1/5p2/8/3r4/8/2P5/7K/1R6 w - - 0 1",
     ];
 
     #[test]
