@@ -938,14 +938,7 @@ fn output_bucket_gradients_go_to_the_position_s_bucket() {
         }
         // Central differences of the bucket's bias and one of its weights.
         for at in [l.ob().start + bucket, l.ow_of(bucket).start + 5, l.ow_of(bucket).start + n + 2] {
-            let h = 1e-2f32;
-            let keep = params[at];
-            params[at] = keep + h;
-            let (up, _) = loss_grad(&params);
-            params[at] = keep - h;
-            let (down, _) = loss_grad(&params);
-            params[at] = keep;
-            let numeric = ((up - down) / (2.0 * h as f64)) as f32;
+            let numeric = central_difference(&mut params, at, |p| loss_grad(p).0);
             assert!(
                 (grad[at] - numeric).abs() <= 0.02 * numeric.abs() + 1e-6,
                 "{fen} at {at}: {} vs {numeric}",
@@ -983,17 +976,23 @@ fn factoriser_gradients_match_central_differences() {
     for row in [w * n, b * n, l.fw().start + (w % 768) * n, l.fw().start + (b % 768) * n] {
         // A neuron of the row that is live for this position (some are clipped to 0 or 1).
         let at = row + (0..n).find(|&j| grad[row + j] != 0.0).unwrap_or_else(|| panic!("row {row}: no gradient"));
-        let h = 1e-2f32;
-        let keep = params[at];
-        params[at] = keep + h;
-        let (up, _) = loss_grad(&params);
-        params[at] = keep - h;
-        let (down, _) = loss_grad(&params);
-        params[at] = keep;
-        let numeric = ((up - down) / (2.0 * h as f64)) as f32;
+        let numeric = central_difference(&mut params, at, |p| loss_grad(p).0);
         assert!((grad[at] - numeric).abs() <= 0.02 * numeric.abs() + 1e-6, "at {at}: {} vs {numeric}", grad[at]);
     }
     // Blocks of buckets no king stands in get nothing.
     assert!(grad[0..768 * n].iter().all(|&g| g == 0.0));
     assert!(grad[2304 * n..3072 * n].iter().all(|&g| g == 0.0));
+}
+
+/// The central difference of `loss` in parameter `at` (a step of 0.01 each way), `params`
+/// left as it was.
+fn central_difference(params: &mut [f32], at: usize, loss: impl Fn(&[f32]) -> f64) -> f32 {
+    let h = 1e-2f32;
+    let keep = params[at];
+    params[at] = keep + h;
+    let up = loss(params);
+    params[at] = keep - h;
+    let down = loss(params);
+    params[at] = keep;
+    ((up - down) / (2.0 * h as f64)) as f32
 }
