@@ -74,8 +74,7 @@ impl fmt::Display for CheckpointError {
                 write!(f, "checkpoint: output bucket count {b} out of range (1..={MAX_OUTPUT_BUCKETS})")
             }
             CheckpointError::FeatureSet(code) => {
-                let known: Vec<String> = FeatureSet::ALL.iter().map(|s| format!("{} = {s}", s.code())).collect();
-                write!(f, "checkpoint: unknown input feature set {code} (expected {})", known.join(", "))
+                write!(f, "checkpoint: unknown input feature set {code} (expected {})", FeatureSet::codes())
             }
             CheckpointError::Size { len, want, hidden, buckets } => write!(
                 f,

@@ -25,6 +25,7 @@
 use crate::data::record::RawRecord;
 use crate::eval::nnue::{output_bucket, raw_feature_index, FeatureSet, View, SCALE};
 use crate::rng::SplitMix64;
+use crate::types::Color;
 
 /// Inputs per perspective (2 sides × 6 pieces × 64 squares), the hidden sizes the file
 /// format allows (a multiple of `HIDDEN_MULTIPLE`, also the width of the partial sums below,
@@ -162,9 +163,7 @@ pub fn features(
     }
     // The plain features, each perspective's in its view (mirrored, in its king's bucket).
     if set != FeatureSet::Plain {
-        for (perspective, feats) in
-            [(crate::types::Color::White, &mut *white), (crate::types::Color::Black, &mut *black)]
-        {
+        for (perspective, feats) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
             let view = View::of(set, perspective, kings[perspective.index()]);
             for f in &mut feats[..i] {
                 *f = view.apply(*f as usize) as u16;
@@ -315,18 +314,32 @@ fn screlu_dot(acc: &[f32], w: &[f32]) -> f32 {
 fn accumulate(acc: &mut [f32], bias: &[f32], w: &[f32], fw: &[f32], feats: &[u16], n: usize) {
     acc.copy_from_slice(bias);
     for &f in feats {
-        let row = &w[f as usize * n..f as usize * n + n];
-        for (a, x) in acc.iter_mut().zip(row) {
-            *a += x;
-        }
+        add_into(acc, &w[row(f, n)]);
     }
     if !fw.is_empty() {
         for &f in feats {
-            let at = f as usize % INPUTS * n;
-            for (a, x) in acc.iter_mut().zip(&fw[at..at + n]) {
-                *a += x;
-            }
+            add_into(acc, &fw[factoriser_row(f, n)]);
         }
+    }
+}
+
+/// Where feature `f`'s row of `n` weights lies in the feature weights.
+#[inline(always)]
+fn row(f: u16, n: usize) -> std::ops::Range<usize> {
+    f as usize * n..(f as usize + 1) * n
+}
+
+/// Where feature `f`'s row lies in the factoriser: that of `f` without its king bucket.
+#[inline(always)]
+fn factoriser_row(f: u16, n: usize) -> std::ops::Range<usize> {
+    row((f as usize % INPUTS) as u16, n)
+}
+
+/// `dst += src`, element by element.
+#[inline(always)]
+fn add_into(dst: &mut [f32], src: &[f32]) {
+    for (x, y) in dst.iter_mut().zip(src) {
+        *x += y;
     }
 }
 
@@ -389,20 +402,14 @@ fn run_slice_body(
         // in its factoriser row when there is one.
         for (feats, d) in [(us, &s.d_us), (them, &s.d_them)] {
             for &f in feats {
-                let row = &mut gw[f as usize * n..f as usize * n + n];
-                for (x, y) in row.iter_mut().zip(d.iter()) {
-                    *x += y;
-                }
+                add_into(&mut gw[row(f, n)], d);
             }
         }
         if l.factoriser {
             let gf = &mut g[l.fw()];
             for (feats, d) in [(us, &s.d_us), (them, &s.d_them)] {
                 for &f in feats {
-                    let at = f as usize % INPUTS * n;
-                    for (x, y) in gf[at..at + n].iter_mut().zip(d.iter()) {
-                        *x += y;
-                    }
+                    add_into(&mut gf[factoriser_row(f, n)], d);
                 }
             }
         }

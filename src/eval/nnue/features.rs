@@ -99,6 +99,12 @@ impl FeatureSet {
         format!("{} or {last}", rest.join(", "))
     }
 
+    /// Every set's header code and name, as a list for messages: `0 = plain, 1 = mirrored, …`.
+    pub fn codes() -> String {
+        let known: Vec<String> = FeatureSet::ALL.iter().map(|s| format!("{} = {s}", s.code())).collect();
+        known.join(", ")
+    }
+
     /// The number of king buckets: 1, or [`MAX_KING_BUCKETS`] for `MirroredKingBuckets`.
     #[inline(always)]
     pub const fn king_buckets(self) -> usize {

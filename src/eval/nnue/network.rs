@@ -282,8 +282,7 @@ impl fmt::Display for NetworkError {
                 write!(f, "output bucket count {b} out of range (1..={MAX_OUTPUT_BUCKETS})")
             }
             NetworkError::UnknownFeatureSet(code) => {
-                let known: Vec<String> = FeatureSet::ALL.iter().map(|s| format!("{} = {s}", s.code())).collect();
-                write!(f, "unknown feature set {code} (expected {})", known.join(", "))
+                write!(f, "unknown feature set {code} (expected {})", FeatureSet::codes())
             }
             NetworkError::Truncated { expected, found } => {
                 write!(f, "truncated ({found} bytes, expected {expected})")
