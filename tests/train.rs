@@ -780,6 +780,14 @@ fn bad_arguments_are_one_line_with_exit_code_2() {
             "error: --lr-final must be a number from 0.000001 to 1, got '0'\n",
         ),
         (
+            &["train", "a.bin", "--out", "n.nnue", "--weight-decay", "-1"][..],
+            "error: --weight-decay must be a number from 0 to 100, got '-1'\n",
+        ),
+        (
+            &["train", "a.bin", "--out", "n.nnue", "--features", "mirrored", "--bucket-decay", "1"][..],
+            "error: --bucket-decay needs a feature set with king buckets, and mirrored has none\n",
+        ),
+        (
             &["train", "a.bin", "--out", "n.nnue", "--features", "sideways"][..],
             "error: --features must be 'plain', 'mirrored' or 'mirrored-kb4', got 'sideways'\n",
         ),

@@ -13,14 +13,14 @@ use std::time::{Duration, Instant};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "train",
-    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--features plain|mirrored|mirrored-kb4] [--epochs E] [--lambda L] [--lr X] [--lr-final F]\n                                   [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] [--holdout FILE]...",
+    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--features plain|mirrored|mirrored-kb4] [--epochs E] [--lambda L] [--lr X] [--lr-final F]\n                                   [--weight-decay D] [--bucket-decay D] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] [--holdout FILE]...",
     run,
     claims: None,
 };
 
 const USAGE: &str =
     "usage: horizon train DATA.bin... --out NET.nnue [--hidden N] [--output-buckets B] [--features plain|mirrored|mirrored-kb4] [--epochs E] [--lambda L] \
-[--lr X] [--lr-final F] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] \
+[--lr X] [--lr-final F] [--weight-decay D] [--bucket-decay D] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] \
 [--holdout FILE]...";
 
 /// The progress line is redrawn this often on a terminal ...
@@ -33,6 +33,9 @@ const EPOCHS: std::ops::RangeInclusive<u32> = 1..=100_000;
 const LR: std::ops::RangeInclusive<f64> = 1e-7..=10.0;
 /// `--lr-final`: the end of the cosine, as a fraction of `--lr` (1: no decay).
 const LR_FINAL: std::ops::RangeInclusive<f64> = 1e-6..=1.0;
+/// Weight decay rates (`--weight-decay`, `--bucket-decay`), per step as a fraction of the
+/// learning rate.
+const DECAY: std::ops::RangeInclusive<f64> = 0.0..=100.0;
 /// Mini-batch sizes.
 const BATCH: std::ops::RangeInclusive<usize> = 1..=1 << 24;
 /// Validation shares.
@@ -69,6 +72,8 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
             "--lambda",
             "--lr",
             "--lr-final",
+            "--weight-decay",
+            "--bucket-decay",
             "--batch",
             "--threads",
             "--resume",
@@ -90,6 +95,8 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
     cfg.lambda = a.real("--lambda", LAMBDA)?.map_or(cfg.lambda, |x| x as f32);
     cfg.lr = a.real("--lr", LR)?.map_or(cfg.lr, |x| x as f32);
     cfg.lr_final = a.real("--lr-final", LR_FINAL)?.map_or(cfg.lr_final, |x| x as f32);
+    cfg.weight_decay = a.real("--weight-decay", DECAY)?.map_or(cfg.weight_decay, |x| x as f32);
+    cfg.bucket_decay = a.real("--bucket-decay", DECAY)?.map(|x| x as f32);
     cfg.batch = a.number("--batch", BATCH)?.unwrap_or(cfg.batch);
     cfg.threads = a.number("--threads", THREADS)?.unwrap_or(cfg.threads);
     cfg.resume = a.value("--resume").map(str::to_string);

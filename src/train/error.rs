@@ -23,6 +23,8 @@ pub enum TrainError {
     BucketsMismatch { given: usize, checkpoint: usize },
     /// `--features` contradicts the checkpoint's input feature set.
     FeaturesMismatch { given: FeatureSet, checkpoint: FeatureSet },
+    /// `--bucket-decay` for a feature set without king buckets.
+    BucketDecayWithoutBuckets(FeatureSet),
     /// A hidden size the network format does not allow.
     HiddenSize(usize),
     /// An output bucket count the network format does not allow.
@@ -63,6 +65,9 @@ impl fmt::Display for TrainError {
             }
             TrainError::FeaturesMismatch { given, checkpoint } => {
                 write!(f, "--features {given} differs from the checkpoint's feature set {checkpoint}")
+            }
+            TrainError::BucketDecayWithoutBuckets(set) => {
+                write!(f, "--bucket-decay needs a feature set with king buckets, and {set} has none")
             }
             TrainError::HiddenSize(n) => write!(
                 f,

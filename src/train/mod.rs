@@ -40,7 +40,7 @@ use crate::data::read;
 use crate::data::record::RawRecord;
 use crate::eval::nnue::FeatureSet;
 use crate::rng::SplitMix64;
-use adamw::AdamW;
+use adamw::{AdamW, Decay, Step};
 use checkpoint::Checkpoint;
 pub use error::TrainError;
 use network::{run_slice, Layout, LossSpec, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
@@ -102,6 +102,11 @@ pub struct Config {
     /// The learning rate at the end of the last epoch, as a fraction of `lr` (not stored in
     /// the checkpoint: a resumed run is given the same value).
     pub lr_final: f32,
+    /// Decoupled weight decay rate ([`adamw::WEIGHT_DECAY`]; not stored in the checkpoint).
+    pub weight_decay: f32,
+    /// The king buckets' own first-layer weights' rate (`None`: `weight_decay`); only for
+    /// a feature set with king buckets (not stored in the checkpoint).
+    pub bucket_decay: Option<f32>,
     pub batch: usize,
     pub threads: usize,
     pub resume: Option<String>,
@@ -127,6 +132,8 @@ impl Config {
             lambda: DEFAULT_LAMBDA,
             lr: DEFAULT_LR,
             lr_final: LR_FINAL_FRACTION,
+            weight_decay: adamw::WEIGHT_DECAY,
+            bucket_decay: None,
             batch: DEFAULT_BATCH,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             resume: None,
@@ -184,7 +191,7 @@ fn train_batch(
     spec: LossSpec,
     workers: &mut [Worker],
     adam: &mut AdamW,
-    lr: f32,
+    step: Step,
 ) -> f64 {
     let per = batch.len().div_ceil(workers.len());
     let used = batch.len().div_ceil(per);
@@ -217,7 +224,7 @@ fn train_batch(
     for a in g.iter_mut() {
         *a *= inv;
     }
-    adam.update(params, g, lr, l);
+    adam.update(params, g, l, step);
     workers[..used].iter().map(|w| w.loss).sum()
 }
 
@@ -253,6 +260,10 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         return Err(TrainError::BucketCount(buckets));
     }
     let layout = Layout::new(n, buckets, features);
+    if cfg.bucket_decay.is_some() && !layout.factoriser {
+        return Err(TrainError::BucketDecayWithoutBuckets(features));
+    }
+    let decay = Decay { base: cfg.weight_decay, buckets: cfg.bucket_decay.unwrap_or(cfg.weight_decay) };
 
     // 2. The holdout files (a bad one stops the run before the data is read), then the
     // data, split by game: validation first, then training without the holdout positions.
@@ -332,7 +343,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     };
     let threads = cfg.threads.max(1);
     (out.line)(&format!(
-        "network ({} -> {n}) x 2 -> 1, {features} features{}, {buckets} output bucket(s), {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, wdl scale {wdl_scale}, lr {} (cosine to x{}), epochs {first_epoch}..={}",
+        "network ({} -> {n}) x 2 -> 1, {features} features{}, {buckets} output bucket(s), {} parameters; {threads} thread(s), batch {}, {batches_per_epoch} batches an epoch, lambda {}, wdl scale {wdl_scale}, lr {} (cosine to x{}), weight decay {}{}, epochs {first_epoch}..={}",
         features.inputs(),
         if layout.factoriser { " with a factoriser" } else { "" },
         layout.param_count(),
@@ -340,6 +351,8 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         cfg.lambda,
         cfg.lr,
         cfg.lr_final,
+        decay.base,
+        if layout.factoriser { format!(" (bucket blocks {})", decay.buckets) } else { String::new() },
         cfg.epochs
     ));
 
@@ -358,7 +371,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         for (b, batch) in train.chunks(cfg.batch).enumerate() {
             let done = (epoch as u64 - 1) * batches_per_epoch + b as u64;
             lr = learning_rate(cfg.lr, cfg.lr_final, done, total_batches);
-            loss_sum += train_batch(&mut params, layout, batch, spec, &mut workers, &mut adam, lr);
+            loss_sum += train_batch(&mut params, layout, batch, spec, &mut workers, &mut adam, Step { lr, decay });
             seen += batch.len();
             let secs = epoch_start.elapsed().as_secs_f64().max(1e-9);
             let rate = seen as f64 / secs;
