@@ -253,8 +253,9 @@ fn tool_errors_are_typed_and_one_line() {
     one_line(&e, "format version 9");
     one_line(&e, "('c.ckpt')");
     let cases: Vec<(TrainError, &str)> = vec![
-        (TrainError::HiddenMismatch { given: 64, checkpoint: 128 }, "--hidden 64 differs"),
-        (TrainError::BucketsMismatch { given: 2, checkpoint: 8 }, "--output-buckets 2 differs"),
+        (TrainError::HiddenMismatch { given: 64, start: 128, from: "checkpoint" }, "--hidden 64 differs"),
+        (TrainError::BucketsMismatch { given: 2, start: 8, from: "starting network" }, "the starting network's bucket"),
+        (TrainError::InitAndResume, "--init and --resume exclude each other"),
         (TrainError::HiddenSize(17), "hidden size 17 must be a multiple of 16"),
         (TrainError::BucketCount(0), "output bucket count 0"),
         (TrainError::NoPositions, "no training positions"),

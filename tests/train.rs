@@ -500,7 +500,7 @@ fn tiny_training_run(buckets: usize) {
     // A --hidden or --output-buckets that contradicts the checkpoint.
     cfg.output_buckets = Some(buckets % 8 + 1);
     let e = train::run(&cfg, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap_err();
-    assert!(matches!(e, train::TrainError::BucketsMismatch { checkpoint, .. } if checkpoint == buckets), "{e:?}");
+    assert!(matches!(e, train::TrainError::BucketsMismatch { start, .. } if start == buckets), "{e:?}");
     assert!(e.to_string().contains("--output-buckets") && e.to_string().contains("differs"), "{e}");
     cfg.output_buckets = None;
     cfg.hidden = Some(64);
@@ -589,6 +589,87 @@ fn tiny_training_run_in(set: FeatureSet) {
     assert_eq!(e.to_string(), format!("--features plain differs from the checkpoint's feature set {set}"));
     for p in [txt, bin, net.clone(), format!("{net}.ckpt")] {
         let _ = std::fs::remove_file(p);
+    }
+}
+
+/// `--init NET`: a run that starts from a network file's weights. With a learning rate too
+/// small to move a weight by a quantisation step, the network it writes is the one it
+/// started from (with king buckets too: the file's sums become the buckets' own weights and
+/// the factoriser starts at zero), its first validation loss is the starting network's, far
+/// below a fresh run's, and the shape of the file overrules nothing: a contradicting flag,
+/// `--resume` beside it and a file that is no network are refused.
+#[test]
+fn a_run_started_from_a_network_file_continues_from_its_weights() {
+    for set in [FeatureSet::Plain, FeatureSet::MirroredKingBuckets] {
+        let lines = generated_lines(20, 120, 23);
+        let name = format!("init-{set}");
+        let (txt, bin, first, second) = (
+            temp_path(&format!("{name}.txt")),
+            temp_path(&format!("{name}.bin")),
+            temp_path(&format!("{name}-1.nnue")),
+            temp_path(&format!("{name}-2.nnue")),
+        );
+        write_binary_data(&lines, &txt, &bin);
+        let mut cfg = Config::new(vec![bin.clone()], first.clone());
+        cfg.hidden = Some(TINY_HIDDEN);
+        cfg.output_buckets = Some(2);
+        cfg.features = Some(set);
+        cfg.epochs = 3;
+        cfg.batch = 256;
+        cfg.threads = 2;
+        cfg.lr = 0.005;
+        cfg.val = Some(0.1);
+        let quiet = |c: &Config| train::run(c, &mut Output { line: &mut |_| {}, progress: &mut |_| {} });
+        let fresh = quiet(&cfg).unwrap();
+
+        // Started from the first network, shape flags left out, at a negligible rate.
+        let mut init = Config::new(vec![bin.clone()], second.clone());
+        init.init = Some(first.clone());
+        init.epochs = 1;
+        init.batch = 256;
+        init.threads = 2;
+        init.lr = 1e-9;
+        init.val = Some(0.1);
+        let mut out = Vec::new();
+        let reports = train::run(&init, &mut Output { line: &mut |s| out.push(s.to_string()), progress: &mut |_| {} })
+            .expect("a run from a network file");
+        assert!(out.iter().any(|l| l == &format!("starting from the weights of '{first}'")), "{out:?}");
+        assert!(out.iter().any(|l| l.contains(&format!("{set} features"))), "{out:?}");
+        let (a, b) = (std::fs::read(&first).unwrap(), std::fs::read(&second).unwrap());
+        assert_eq!(a.len(), b.len());
+        let (sa, sb) = (decode_spec(&a), decode_spec(&b));
+        let moved = sa.w.iter().zip(&sb.w).filter(|(x, y)| x != y).count();
+        assert!(moved * 1000 <= sa.w.len(), "{moved} of {} feature weights moved", sa.w.len());
+        let start_val = reports[0].val_loss.unwrap();
+        let (fresh_first, fresh_last) = (fresh[0].val_loss.unwrap(), fresh[2].val_loss.unwrap());
+        assert!((start_val - fresh_last).abs() <= 0.05 * fresh_last, "{start_val} vs {fresh_last}");
+        assert!(start_val < fresh_first, "{start_val} vs a fresh first epoch's {fresh_first}");
+        if set == FeatureSet::MirroredKingBuckets {
+            let ckpt = Checkpoint::load(&init.checkpoint).unwrap();
+            let l = ckpt.layout();
+            assert!(ckpt.params[l.fw()].iter().all(|x| x.abs() < 1e-6), "the factoriser starts at zero");
+        }
+
+        // Refusals, each a one-line error.
+        init.hidden = Some(TINY_HIDDEN * 2);
+        let e = quiet(&init).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("--hidden {} differs from the starting network's hidden size {TINY_HIDDEN}", TINY_HIDDEN * 2)
+        );
+        init.hidden = None;
+        init.features = Some(if set == FeatureSet::Plain { FeatureSet::Mirrored } else { FeatureSet::Plain });
+        assert!(matches!(quiet(&init).unwrap_err(), train::TrainError::FeaturesMismatch { .. }));
+        init.features = None;
+        init.resume = Some(init.checkpoint.clone());
+        assert!(matches!(quiet(&init).unwrap_err(), train::TrainError::InitAndResume));
+        init.resume = None;
+        init.init = Some(bin.clone());
+        let e = quiet(&init).unwrap_err().to_string();
+        assert!(e.contains("bad magic") && e.contains(&bin) && !e.contains('\n'), "{e}");
+        for p in [txt, bin, first.clone(), format!("{first}.ckpt"), second.clone(), format!("{second}.ckpt")] {
+            let _ = std::fs::remove_file(p);
+        }
     }
 }
 

@@ -13,14 +13,14 @@ use std::time::{Duration, Instant};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "train",
-    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--features plain|mirrored|mirrored-kb4] [--epochs E] [--lambda L] [--lr X] [--lr-final F]\n                                   [--weight-decay D] [--bucket-decay D] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] [--holdout FILE]...",
+    help: "  train DATA.bin... --out NET      train a network [--hidden N] [--output-buckets B] [--features plain|mirrored|mirrored-kb4] [--epochs E] [--lambda L] [--lr X] [--lr-final F]\n                                   [--weight-decay D] [--bucket-decay D] [--batch B] [--threads T] [--resume CKPT] [--init NET] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] [--holdout FILE]...",
     run,
     claims: None,
 };
 
 const USAGE: &str =
     "usage: horizon train DATA.bin... --out NET.nnue [--hidden N] [--output-buckets B] [--features plain|mirrored|mirrored-kb4] [--epochs E] [--lambda L] \
-[--lr X] [--lr-final F] [--weight-decay D] [--bucket-decay D] [--batch B] [--threads T] [--resume CKPT] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] \
+[--lr X] [--lr-final F] [--weight-decay D] [--bucket-decay D] [--batch B] [--threads T] [--resume CKPT] [--init NET] [--checkpoint CKPT] [--seed S] [--val F] [--wdl-scale K|fit] \
 [--holdout FILE]...";
 
 /// The progress line is redrawn this often on a terminal ...
@@ -77,6 +77,7 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
             "--batch",
             "--threads",
             "--resume",
+            "--init",
             "--checkpoint",
             "--seed",
             "--val",
@@ -100,6 +101,7 @@ fn config(argv: &[String]) -> Result<Config, Failure> {
     cfg.batch = a.number("--batch", BATCH)?.unwrap_or(cfg.batch);
     cfg.threads = a.number("--threads", THREADS)?.unwrap_or(cfg.threads);
     cfg.resume = a.value("--resume").map(str::to_string);
+    cfg.init = a.value("--init").map(str::to_string);
     if let Some(c) = a.value("--checkpoint") {
         cfg.checkpoint = c.to_string();
     }

@@ -17,12 +17,15 @@ pub enum TrainError {
     Data(FileError),
     /// The checkpoint to resume from could not be read or is not a checkpoint.
     Checkpoint(LoadError),
-    /// `--hidden` contradicts the checkpoint's hidden size.
-    HiddenMismatch { given: usize, checkpoint: usize },
-    /// `--output-buckets` contradicts the checkpoint's bucket count.
-    BucketsMismatch { given: usize, checkpoint: usize },
-    /// `--features` contradicts the checkpoint's input feature set.
-    FeaturesMismatch { given: FeatureSet, checkpoint: FeatureSet },
+    /// `--hidden` contradicts the hidden size of the run's start (`from`: "checkpoint" or
+    /// "starting network").
+    HiddenMismatch { given: usize, start: usize, from: &'static str },
+    /// `--output-buckets` contradicts the start's bucket count.
+    BucketsMismatch { given: usize, start: usize, from: &'static str },
+    /// `--features` contradicts the start's input feature set.
+    FeaturesMismatch { given: FeatureSet, start: FeatureSet, from: &'static str },
+    /// `--init` and `--resume` together: a run starts from one or the other.
+    InitAndResume,
     /// `--bucket-decay` for a feature set without king buckets.
     BucketDecayWithoutBuckets(FeatureSet),
     /// A hidden size the network format does not allow.
@@ -41,11 +44,16 @@ pub enum TrainError {
     HoldoutEmpty(String),
     /// A holdout file with an invalid record: `FILE record N: reason`.
     HoldoutRecord(String),
-    /// A network file to measure could not be read or is not a valid network.
+    /// A network file to measure or start from could not be read or is not a valid network.
     Network { path: String, error: NetworkError },
 }
 
 impl TrainError {
+    /// The error for the network file at `path` (to measure or to start from).
+    pub fn network(path: &str) -> impl Fn(NetworkError) -> TrainError + '_ {
+        move |error| TrainError::Network { path: path.to_string(), error }
+    }
+
     /// Whether an output could not be written (rather than the input being bad).
     pub fn is_write(&self) -> bool {
         matches!(self, TrainError::Write(_))
@@ -57,14 +65,17 @@ impl fmt::Display for TrainError {
         match self {
             TrainError::Data(e) => write!(f, "{e}"),
             TrainError::Checkpoint(e) => write!(f, "{e}"),
-            TrainError::HiddenMismatch { given, checkpoint } => {
-                write!(f, "--hidden {given} differs from the checkpoint's hidden size {checkpoint}")
+            TrainError::HiddenMismatch { given, start, from } => {
+                write!(f, "--hidden {given} differs from the {from}'s hidden size {start}")
             }
-            TrainError::BucketsMismatch { given, checkpoint } => {
-                write!(f, "--output-buckets {given} differs from the checkpoint's bucket count {checkpoint}")
+            TrainError::BucketsMismatch { given, start, from } => {
+                write!(f, "--output-buckets {given} differs from the {from}'s bucket count {start}")
             }
-            TrainError::FeaturesMismatch { given, checkpoint } => {
-                write!(f, "--features {given} differs from the checkpoint's feature set {checkpoint}")
+            TrainError::FeaturesMismatch { given, start, from } => {
+                write!(f, "--features {given} differs from the {from}'s feature set {start}")
+            }
+            TrainError::InitAndResume => {
+                write!(f, "--init and --resume exclude each other: a run starts from a network or a checkpoint")
             }
             TrainError::BucketDecayWithoutBuckets(set) => {
                 write!(f, "--bucket-decay needs a feature set with king buckets, and {set} has none")

@@ -19,7 +19,6 @@ use super::quantise::Quantised;
 use super::workers::{mean_loss, Worker};
 use crate::data::read::{self, for_each_record, FileError, LoadStats};
 use crate::data::record::{raw_dedup_key, RawRecord};
-use crate::eval::nnue::network::NetworkError;
 use std::collections::HashSet;
 
 /// Reads the holdout files `paths`: every record of each, in order.
@@ -73,11 +72,7 @@ pub struct NetLoss {
 /// The loss of the network file `cfg.net` on the holdout files `cfg.data`, as a training run
 /// with `--holdout` reports it.
 pub fn net_loss(cfg: &NetLossConfig) -> Result<NetLoss, TrainError> {
-    let bytes = std::fs::read(&cfg.net).map_err(|e| TrainError::Network {
-        path: cfg.net.clone(),
-        error: NetworkError::Read { path: cfg.net.clone(), reason: e.to_string() },
-    })?;
-    let net = Quantised::from_bytes(&bytes).map_err(|error| TrainError::Network { path: cfg.net.clone(), error })?;
+    let net = Quantised::read(&cfg.net).map_err(TrainError::network(&cfg.net))?;
     let records = load(&cfg.data)?;
     let mut workers: Vec<Worker> = (0..cfg.threads.max(1)).map(|_| Worker::new(net.layout, false)).collect();
     let loss = loss(&net, &records, cfg.spec, &mut workers);

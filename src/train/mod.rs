@@ -3,20 +3,22 @@
 //!
 //! # How a run goes
 //!
-//! 1. **Load** the holdout files (`--holdout`, [`holdout`]), which must be valid throughout,
+//! 1. **Start** from fresh random weights, from a checkpoint (`--resume`, the same run
+//!    continued) or from a network file's weights (`--init`, a new run that fine-tunes it).
+//! 2. **Load** the holdout files (`--holdout`, [`holdout`]), which must be valid throughout,
 //!    and every record of the binary data files into memory (32 bytes a position); invalid
 //!    data records are skipped and counted.
-//! 2. **Split** by game ([`split`]): games are found from the records' order, and a game goes
+//! 3. **Split** by game ([`split`]): games are found from the records' order, and a game goes
 //!    to validation when its hash under `--seed` falls in the `--val` share (the same seed
 //!    gives the same split, also when resuming); training positions that are in a holdout
 //!    file are dropped.
-//! 3. **Epochs**: shuffle the training share, then for each mini-batch of `--batch`
+//! 4. **Epochs**: shuffle the training share, then for each mini-batch of `--batch`
 //!    positions: every thread runs the forward and backward pass over its slice of the batch
 //!    into its own gradient (the first layer's gradient only in the rows of active
 //!    features), the gradients are summed, and AdamW updates the parameters with a cosine
 //!    learning-rate schedule; weights are clipped so quantisation cannot overflow (and the
 //!    network file's output weights so that the engine's output sum cannot, [`quantise`]).
-//! 4. After every epoch: the validation loss, a checkpoint and the quantised `.nnue` file,
+//! 5. After every epoch: the validation loss, a checkpoint and the quantised `.nnue` file,
 //!    both written atomically (a temporary file and a rename), so an interruption loses at
 //!    most the epoch in progress, the written network's loss on the holdout files, and a line
 //!    of figures.
@@ -110,6 +112,9 @@ pub struct Config {
     pub batch: usize,
     pub threads: usize,
     pub resume: Option<String>,
+    /// A network file whose weights the run starts from, with fresh optimiser state
+    /// (`--init`; its shape decides the hidden size, buckets and feature set).
+    pub init: Option<String>,
     /// `None`: [`DEFAULT_SEED`], or the checkpoint's when resuming.
     pub seed: Option<u64>,
     /// `None`: [`DEFAULT_VAL`], or the checkpoint's when resuming.
@@ -137,6 +142,7 @@ impl Config {
             batch: DEFAULT_BATCH,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             resume: None,
+            init: None,
             seed: None,
             val: None,
             wdl_scale: WdlScale::Fixed(DEFAULT_WDL_SCALE),
@@ -230,22 +236,35 @@ fn train_batch(
 
 /// Runs the training described by `cfg`; returns the epoch reports of this run.
 pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainError> {
-    // 1. The starting state: a checkpoint, or fresh weights.
+    // 1. The starting state: a checkpoint, a network file's weights, or fresh weights. A
+    // checkpoint or a network fixes the shape, and a flag that contradicts it is refused.
+    if cfg.init.is_some() && cfg.resume.is_some() {
+        return Err(TrainError::InitAndResume);
+    }
     let resumed = cfg.resume.as_deref().map(Checkpoint::load).transpose()?;
-    let (n, buckets, features, seed, val_share) = match &resumed {
-        Some(c) => {
-            if let Some(h) = cfg.hidden.filter(|&h| h != c.hidden) {
-                return Err(TrainError::HiddenMismatch { given: h, checkpoint: c.hidden });
-            }
-            if let Some(b) = cfg.output_buckets.filter(|&b| b != c.buckets) {
-                return Err(TrainError::BucketsMismatch { given: b, checkpoint: c.buckets });
-            }
-            if let Some(f) = cfg.features.filter(|&f| f != c.features) {
-                return Err(TrainError::FeaturesMismatch { given: f, checkpoint: c.features });
-            }
-            (c.hidden, c.buckets, c.features, c.seed, c.val_share)
+    let initial = cfg.init.as_deref().map(|p| Quantised::read(p).map_err(TrainError::network(p))).transpose()?;
+    let start = match (&resumed, &initial) {
+        (Some(c), _) => Some((c.hidden, c.buckets, c.features, "checkpoint")),
+        (_, Some(q)) => Some((q.layout.n, q.layout.buckets, q.layout.features, "starting network")),
+        _ => None,
+    };
+    if let Some((hidden, buckets, features, from)) = start {
+        if let Some(h) = cfg.hidden.filter(|&h| h != hidden) {
+            return Err(TrainError::HiddenMismatch { given: h, start: hidden, from });
         }
-        None => (
+        if let Some(b) = cfg.output_buckets.filter(|&b| b != buckets) {
+            return Err(TrainError::BucketsMismatch { given: b, start: buckets, from });
+        }
+        if let Some(f) = cfg.features.filter(|&f| f != features) {
+            return Err(TrainError::FeaturesMismatch { given: f, start: features, from });
+        }
+    }
+    let (n, buckets, features, seed, val_share) = match (&resumed, start) {
+        (Some(c), _) => (c.hidden, c.buckets, c.features, c.seed, c.val_share),
+        (None, Some((hidden, buckets, features, _))) => {
+            (hidden, buckets, features, cfg.seed.unwrap_or(DEFAULT_SEED), cfg.val.unwrap_or(DEFAULT_VAL))
+        }
+        (None, None) => (
             cfg.hidden.unwrap_or(DEFAULT_HIDDEN),
             cfg.output_buckets.unwrap_or(DEFAULT_OUTPUT_BUCKETS),
             cfg.features.unwrap_or_default(),
@@ -336,7 +355,17 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
             (c.params, c.adam, c.epochs_done + 1)
         }
         None => {
-            let p = network::init_params(layout, &mut rng);
+            // Random weights are drawn also when a network gives the start, so that the
+            // stream, and with it a later resume of this run, is that of a fresh run.
+            let mut p = network::init_params(layout, &mut rng);
+            if let Some(q) = &initial {
+                // The file holds no factoriser: its feature weights become the buckets'
+                // own, and the factoriser starts at zero, which gives the same sums.
+                let file = q.to_params();
+                p[..file.len()].copy_from_slice(&file);
+                p[file.len()..].fill(0.0);
+                (out.line)(&format!("starting from the weights of '{}'", cfg.init.as_deref().unwrap_or("")));
+            }
             let a = AdamW::new(p.len());
             (p, a, 1)
         }

@@ -112,6 +112,13 @@ impl Quantised {
         out
     }
 
+    /// Reads the `.nnue` file at `path` ([`Quantised::from_bytes`]).
+    pub fn read(path: &str) -> Result<Quantised, NetworkError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| NetworkError::Read { path: path.to_string(), reason: e.to_string() })?;
+        Quantised::from_bytes(&bytes)
+    }
+
     /// Reads a `.nnue` file of any hidden size the format allows, with every check of the
     /// engine's reader but the build's hidden size ([`Shape::of_file`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Quantised, NetworkError> {
