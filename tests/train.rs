@@ -529,19 +529,26 @@ fn tiny_king_bucket_training_run_is_read_by_the_engine() {
     tiny_training_run_in(FeatureSet::MirroredKingBuckets);
 }
 
+/// A run of `epochs` on the data file `bin` writing `net`: the tiny hidden size, two output
+/// buckets, feature set `set`, small batches on two threads.
+fn tiny_config(bin: &str, net: &str, set: FeatureSet, epochs: u32) -> Config {
+    let mut cfg = Config::new(vec![bin.to_string()], net.to_string());
+    cfg.hidden = Some(TINY_HIDDEN);
+    cfg.output_buckets = Some(2);
+    cfg.features = Some(set);
+    cfg.epochs = epochs;
+    cfg.batch = 256;
+    cfg.threads = 2;
+    cfg
+}
+
 fn tiny_training_run_in(set: FeatureSet) {
     let lines = generated_lines(12, 120, 17);
     let name = set.to_string();
     let (txt, bin, net) =
         (temp_path(&format!("{name}.txt")), temp_path(&format!("{name}.bin")), temp_path(&format!("{name}.nnue")));
     write_binary_data(&lines, &txt, &bin);
-    let mut cfg = Config::new(vec![bin.clone()], net.clone());
-    cfg.hidden = Some(TINY_HIDDEN);
-    cfg.output_buckets = Some(2);
-    cfg.features = Some(set);
-    cfg.epochs = 1;
-    cfg.batch = 256;
-    cfg.threads = 2;
+    let mut cfg = tiny_config(&bin, &net, set, 1);
     let mut out = Vec::new();
     let reports = train::run(&cfg, &mut Output { line: &mut |s| out.push(s.to_string()), progress: &mut |_| {} })
         .expect("a mirrored run");
@@ -610,13 +617,7 @@ fn a_run_started_from_a_network_file_continues_from_its_weights() {
             temp_path(&format!("{name}-2.nnue")),
         );
         write_binary_data(&lines, &txt, &bin);
-        let mut cfg = Config::new(vec![bin.clone()], first.clone());
-        cfg.hidden = Some(TINY_HIDDEN);
-        cfg.output_buckets = Some(2);
-        cfg.features = Some(set);
-        cfg.epochs = 3;
-        cfg.batch = 256;
-        cfg.threads = 2;
+        let mut cfg = tiny_config(&bin, &first, set, 3);
         cfg.lr = 0.005;
         cfg.val = Some(0.1);
         let quiet = |c: &Config| train::run(c, &mut Output { line: &mut |_| {}, progress: &mut |_| {} });
