@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs binary self-play files as compressed text that outlives the machine they were made on:
-# each input becomes NAME-0.txt.xz, NAME-1.txt.xz, ... of at most a million positions each
-# (`<FEN> | <score> | <result>` lines, the form `horizon convert` and `xz -dc` read back), and
+# each input becomes NAME-0.txt.xz, NAME-1.txt.xz, ... (NAME-00.txt.xz, ... past ten files) of
+# at most a million positions each (`<FEN> | <score> | <result>` lines, the form `horizon convert` and `xz -dc` read back), and
 # OUTDIR/COUNTS.txt lists every file with its positions. A file that a running datagen is still
 # writing is read up to its last whole record. See docs/training.md, "Keeping data".
 #
@@ -32,7 +32,11 @@ for file in "$@"; do
   head -c "$whole" "$file" > "$tmp/$name.bin"
   "$horizon" convert "$tmp/$name.bin" --out "$tmp/$name.txt" --to text --no-dedup
   rm -f "$tmp/$name.bin"
-  split -l "$lines" -d -a 1 --additional-suffix=.txt "$tmp/$name.txt" "$tmp/$name-"
+  # Numbered from 0 with as many digits as the last number needs (name-0 … name-9, or
+  # name-00 … name-12), so that the names sort in the order of the positions.
+  total=$(wc -l < "$tmp/$name.txt")
+  last=$(( (total + lines - 1) / lines - 1 ))
+  split -l "$lines" -d -a "${#last}" --additional-suffix=.txt "$tmp/$name.txt" "$tmp/$name-"
   rm -f "$tmp/$name.txt"
   for part in "$tmp/$name"-*.txt; do
     count=$(wc -l < "$part")

@@ -38,6 +38,32 @@ fn import(parts: &[PathBuf], out: &Path) -> Vec<u8> {
     std::fs::read(out).unwrap()
 }
 
+/// Exports `data` in files of `lines` positions and checks the listing and that importing the
+/// files in the listed order gives back `whole` (the file's whole records).
+fn round_trip(dir: &Path, data: &Path, whole: &[u8], lines: usize) {
+    let records = whole.len() / RECORD;
+    let out = dir.join(format!("out-{lines}"));
+    let o = export(&out, &[data], &lines.to_string());
+    assert!(o.status.success(), "export failed: {}", String::from_utf8_lossy(&o.stderr));
+    let counts = std::fs::read_to_string(out.join("COUNTS.txt")).unwrap();
+    let listed: Vec<(String, usize)> = counts
+        .lines()
+        .map(|l| {
+            let (name, n) = l.split_once('\t').expect("COUNTS.txt line without a tab");
+            (name.to_string(), n.parse().expect("count is not a number"))
+        })
+        .collect();
+    let files = records.div_ceil(lines);
+    assert_eq!(listed.len(), files, "files: {counts}");
+    assert!(listed.iter().all(|(_, n)| *n <= lines), "a file over {lines} positions: {counts}");
+    assert_eq!(listed.iter().map(|(_, n)| n).sum::<usize>(), records, "{counts}");
+    let width = (files - 1).to_string().len();
+    let names: Vec<String> = (0..files).map(|i| format!("games-{i:0width$}.txt.xz")).collect();
+    assert_eq!(listed.iter().map(|(name, _)| name.clone()).collect::<Vec<_>>(), names, "{counts}");
+    let parts: Vec<PathBuf> = listed.iter().map(|(name, _)| out.join(name)).collect();
+    assert_eq!(import(&parts, &dir.join(format!("back-{lines}.bin"))), whole, "the round trip changed the data");
+}
+
 #[test]
 fn packed_self_play_comes_back_byte_for_byte() {
     let dir = temp_dir("roundtrip");
@@ -56,23 +82,10 @@ fn packed_self_play_comes_back_byte_for_byte() {
     bytes.extend_from_slice(&[1, 2, 3, 4, 5, 6, 7]);
     std::fs::write(&data, &bytes).unwrap();
 
-    let out = dir.join("out");
-    let o = export(&out, &[&data], "25");
-    assert!(o.status.success(), "export failed: {}", String::from_utf8_lossy(&o.stderr));
-    let counts = std::fs::read_to_string(out.join("COUNTS.txt")).unwrap();
-    let listed: Vec<(String, usize)> = counts
-        .lines()
-        .map(|l| {
-            let (name, n) = l.split_once('\t').expect("COUNTS.txt line without a tab");
-            (name.to_string(), n.parse().expect("count is not a number"))
-        })
-        .collect();
-    assert_eq!(listed.len(), records.div_ceil(25), "files: {counts}");
-    assert!(listed.iter().all(|(_, n)| *n <= 25), "a file over 25 positions: {counts}");
-    assert_eq!(listed.iter().map(|(_, n)| n).sum::<usize>(), records, "{counts}");
-    assert_eq!(listed[0].0, "games-0.txt.xz");
-    let parts: Vec<PathBuf> = listed.iter().map(|(name, _)| out.join(name)).collect();
-    assert_eq!(import(&parts, &dir.join("back.bin")), whole, "the round trip changed the data");
+    // Three files (one-digit names), then more than ten (names padded to equal width).
+    for lines in [records.div_ceil(3), 3] {
+        round_trip(&dir, &data, &whole, lines);
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 
