@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs binary self-play files as compressed text that outlives the machine they were made on:
 # each input becomes NAME-0.txt.xz, NAME-1.txt.xz, ... (NAME-00.txt.xz, ... past ten files) of
-# at most a million positions each (`<FEN> | <score> | <result>` lines, the form `horizon convert` and `xz -dc` read back), and
+# at most a million positions each (`<FEN> | <score> | <result>` lines, the form `horizon
+# convert` and `xz -dc` read back), and
 # OUTDIR/COUNTS.txt lists every file with its positions. A file that a running datagen is still
 # writing is read up to its last whole record. See docs/training.md, "Keeping data".
 #
