@@ -29,7 +29,7 @@
 //! or `QA`). Each of those two weight sums at most [`MAX_OUTPUT_WEIGHT_SUM`] =
 //! `⌊(2³¹ − 1) / QA²⌋` = 33025 is exactly what keeps every sum inside i32, for any hidden
 //! size and bucket count; the reader refuses a file past it, and the trainer's exporter clips
-//! to it. (The embedded network's largest such sum is 3871.) The step after the sum,
+//! to it (docs/nnue.md gives the embedded network's largest such sum). The step after the sum,
 //! `(sum / QA + bias) · SCALE / (QA · QB)`, is computed in i64, so the bias needs no bound.
 //!
 //! # Why the hidden size is a compile-time constant
