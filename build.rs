@@ -75,24 +75,41 @@ fn main() {
     eprintln!("horizon build.rs: tables generated in {:?}", start.elapsed());
 }
 
+/// Files whose uncommitted changes make a build differ from its commit: a binary built with
+/// any of them changed is named `<commit>-dirty`.
+const BUILD_INPUTS: [&str; 4] = ["src", "build.rs", "Cargo.toml", "Cargo.lock"];
+
 /// Sets `HORIZON_COMMIT` to the checkout's short commit hash (`unknown` outside a git
-/// checkout or without git), for `id name` and `--version`, and asks cargo to run this
-/// script again when the checked-out commit moves.
+/// checkout or without git), with `-dirty` when a build input differs from that commit, for
+/// `id name` and `--version`, and asks cargo to run this script again when the checked-out
+/// commit moves or a build input changes.
 fn emit_commit() {
-    let git = |args: &[&str]| -> Option<String> {
+    let git = |args: &[&str]| -> Option<(bool, String)> {
         let out = std::process::Command::new("git").args(args).output().ok()?;
         let text = String::from_utf8(out.stdout).ok()?;
-        (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
+        Some((out.status.success(), text.trim().to_string()))
     };
-    let commit = git(&["rev-parse", "--short=7", "HEAD"]).unwrap_or_else(|| "unknown".to_string());
+    let value = |args: &[&str]| git(args).and_then(|(ok, text)| (ok && !text.is_empty()).then_some(text));
+    let commit = match value(&["rev-parse", "--short=7", "HEAD"]) {
+        Some(hash) => {
+            // `--no-optional-locks`: status must not rewrite the index, which is watched below.
+            let mut status = vec!["--no-optional-locks", "status", "--porcelain", "--untracked-files=no", "--"];
+            status.extend(BUILD_INPUTS);
+            match git(&status) {
+                Some((true, changes)) if changes.is_empty() => hash,
+                _ => format!("{hash}-dirty"),
+            }
+        }
+        None => "unknown".to_string(),
+    };
     println!("cargo:rustc-env=HORIZON_COMMIT={commit}");
     // HEAD names the branch; the branch's ref file (or packed-refs) moves with each commit.
     // Only files that exist are watched: cargo would rerun on every build for a missing one.
-    let mut watched = Vec::new();
-    if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
+    let mut watched: Vec<String> = BUILD_INPUTS.iter().map(|p| p.to_string()).collect();
+    if let Some(dir) = value(&["rev-parse", "--git-dir"]) {
         watched.push(format!("{dir}/HEAD"));
-        if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-            if let Some(common) = git(&["rev-parse", "--git-common-dir"]) {
+        if let Some(branch) = value(&["symbolic-ref", "-q", "HEAD"]) {
+            if let Some(common) = value(&["rev-parse", "--git-common-dir"]) {
                 watched.push(format!("{common}/{branch}"));
                 watched.push(format!("{common}/packed-refs"));
             }

@@ -214,8 +214,10 @@ fn handshake() {
     e.send("uci");
     let lines = e.until(T, "uciok", |l| l == "uciok");
     assert!(lines[0].starts_with("id name Horizon "), "first line: {}", lines[0]);
-    // `id name Horizon <version> <commit>`: the commit is 7 hex digits or `unknown`.
-    let commit = lines[0].split_whitespace().nth(4).unwrap_or("");
+    // `id name Horizon <version> <commit>`: the commit is 7 hex digits or `unknown`, the
+    // hash followed by `-dirty` when the build's sources differ from it.
+    let field = lines[0].split_whitespace().nth(4).unwrap_or("");
+    let commit = field.strip_suffix("-dirty").unwrap_or(field);
     assert!(
         commit == "unknown" || (commit.len() == 7 && commit.chars().all(|c| c.is_ascii_hexdigit())),
         "{}",
