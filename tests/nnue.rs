@@ -2,7 +2,7 @@
 //! message, the feature set in the header), incremental accumulators equal to a full
 //! refresh over make/unmake trees for plain and mirrored networks, the scalar and SIMD
 //! paths equal, colour symmetry, left–right symmetry of mirrored networks, and the embedded
-//! network.
+//! network and every kept network file.
 
 use horizon::eval::nnue::network::{
     self, file_size, file_size_with, NetworkError, HEADER_BYTES, HEADER_BYTES_V3, PLACEHOLDER_SEED,
@@ -22,6 +22,25 @@ fn embedded_network_is_the_trained_one() {
     assert!(*net != *Network::random(PLACEHOLDER_SEED), "the embedded network is not the old random placeholder");
     assert_eq!(net.feature_set, FeatureSet::Mirrored, "generation 12 has mirrored inputs");
     assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap().to_bytes(), bytes);
+}
+
+/// Every network file kept in `src/eval/nnue/nets/` (the embedded one and those whose
+/// self-play makes the next data, `datagen --evalfile`) is one this build reads.
+#[test]
+fn kept_networks_are_readable() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/nnue/nets");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "nnue") {
+            let bytes = std::fs::read(&path).unwrap();
+            let net = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert_eq!(net.to_bytes(), bytes, "{} does not round-trip", path.display());
+            names.push(path.file_name().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    names.sort();
+    assert!(names.len() > 1 && names.contains(&"default.nnue".to_string()), "{names:?}");
 }
 
 /// FNV-1a checksum of the embedded `nets/default.nnue` (gen12c-h256-b8-l0-e20 in `nets/HISTORY.md`).
