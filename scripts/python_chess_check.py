@@ -11,7 +11,9 @@
    - a checkmated root, Black to move (7k/6Q1/6K1/8/8/8/8/8 b): mated (`Mate(0)`), WDL a loss,
    - a stalemated root (7k/5Q2/6K1/8/8/8/8/8 b): 0, WDL a draw,
    - a KQvKR tablebase win, White to move, with the tables of tests/data/syzygy: a
-     winning score, WDL mostly a win.
+     winning score, WDL mostly a win, in the two lines of the least-DTZ wins.
+Each analysis is to depth 8 with a 30-second cap; one that needs the cap (a search that
+never completes its depths) is a failure.
 Each case is reported on one line; the script exits 1 if any check failed.
 
 Needs python-chess (`pip install chess`). Usage, from the repository:
@@ -32,6 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_ENGINE = os.path.join(ROOT, "target", "release", "horizon")
 DEFAULT_SYZYGY = os.path.join(ROOT, "tests", "data", "syzygy")
 DEPTH = 8
+CAP_SECONDS = 30
 
 
 def lichess_bot_options(syzygy):
@@ -45,7 +48,9 @@ CASES = [
     ("ordinary", "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", 3, None),
     ("checkmated", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", None, "mated"),
     ("stalemated", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", None, "draw"),
-    ("tablebase KQvKR", "8/8/k7/5Q2/1r6/5K2/8/8 w - - 0 1", 3, "win"),
+    # With tables at the root the lines are only the moves Horizon would play (the
+    # least-DTZ wins: two here), docs/syzygy.md.
+    ("tablebase KQvKR", "8/8/k7/5Q2/1r6/5K2/8/8 w - - 0 1", 2, "win"),
 ]
 
 
@@ -110,12 +115,14 @@ def main():
             want_wdl = False
         for name, fen, lines_wanted, expect in CASES:
             board = chess.Board(fen)
-            infos = engine.analyse(board, chess.engine.Limit(depth=DEPTH), multipv=3)
+            infos = engine.analyse(board, chess.engine.Limit(depth=DEPTH, time=CAP_SECONDS), multipv=3)
             faults = []
             if not infos:
                 faults.append("no analysis line")
             if lines_wanted is not None and len(infos) != lines_wanted:
                 faults.append(f"{len(infos)} lines, not {lines_wanted}")
+            if lines_wanted is not None and infos and infos[0].get("depth", 0) < DEPTH:
+                faults.append(f"stopped at depth {infos[0].get('depth', 0)} of {DEPTH} by the time cap")
             for i, info in enumerate(infos, 1):
                 faults += [f"line {i}: {f}" for f in check_line(info, expect, want_wdl)]
             shown = "; ".join(describe(info) for info in infos) or "nothing"

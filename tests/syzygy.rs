@@ -161,6 +161,26 @@ fn a_win_too_late_for_the_clock_is_cursed_by_the_rule() {
     }
 }
 
+/// MultiPV beyond the moves the tables let the root play (KQ v KR: two least-DTZ wins, the
+/// other sure wins count only as mates) must end its lines, not re-search the empty third
+/// line forever: every depth completes with the lines there are, each a least-DTZ win.
+#[test]
+fn multipv_beyond_the_playable_tablebase_moves_completes_its_depths() {
+    let fen = "8/8/k7/5Q2/1r6/5K2/8/8 w - - 0 1";
+    let ranking = tables().rank_root(&mut board(fen), true).unwrap();
+    let fastest = ranking.fastest_moves();
+    assert!(fastest.len() < 3 && ranking.best_moves().len() > 3, "{:?}", ranking.moves);
+    let mut s = searcher(true);
+    let mut rep = horizon_reports::Keep::default();
+    let limits = Limits { depth: Some(6), multipv: 3, nodes: Some(3_000_000), ..Default::default() };
+    let res = s.search(&board(fen), limits, &mut rep);
+    assert_eq!(res.depth, 6, "stopped at depth {} after {} nodes", res.depth, res.stats.nodes);
+    let last: Vec<_> = rep.0.iter().filter(|r| r.depth == 6).collect();
+    assert_eq!(last.len(), fastest.len(), "{last:?}");
+    assert!(last.iter().all(|r| r.score == Score::Cp(29999) && fastest.contains(&r.pv[0])), "{last:?}");
+    assert!(fastest.contains(&res.best));
+}
+
 mod horizon_reports {
     use horizon::search::{Report, Reporter};
     #[derive(Default)]

@@ -269,6 +269,12 @@ impl Searcher {
             if self.stopped {
                 return Outcome::Stopped(partial);
             }
+            if score <= alpha && alpha <= -INFINITY {
+                // A full window and still no score: every root move left for this line
+                // was excluded or counts only as a mate it did not prove. No line, and
+                // nothing to widen (the caller sees the empty PV).
+                return Outcome::Done(score);
+            }
             if score <= alpha {
                 if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS)
                     && pv_idx == 0
