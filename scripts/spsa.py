@@ -24,6 +24,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -163,7 +164,17 @@ def load(path):
         die(f"cannot read the state file '{path}': {e}")
 
 
+def stop(signum, frame):
+    """SIGTERM or Ctrl-C: the exception makes subprocess.run kill the iteration's fastchess
+    (and so its engines), and the state file keeps the last finished iteration."""
+    print("spsa.py: stopped; run the same command again to go on", file=sys.stderr, flush=True)
+    sys.exit(130)
+
+
 def main():
+    signal.signal(signal.SIGTERM, stop)
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # not when started in the background
+        signal.signal(signal.SIGINT, stop)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("binary", nargs="?")
     ap.add_argument("--state", help="the state file (created, or resumed from)")
