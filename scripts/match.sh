@@ -11,8 +11,10 @@
 #   scripts/match.sh nnue BINARY [games] [tc]                   the network evaluation (UseNNUE) on vs off
 #   scripts/match.sh syzygy BINARY TB_DIR [games] [tc]          Syzygy tables (SyzygyPath=TB_DIR) vs none
 #   scripts/match.sh nets BINARY NEW.nnue OLD.nnue [tc] [elo0] [elo1]   SPRT of two network files (EvalFile)
+#   scripts/match.sh nets-ab BINARY NEW.nnue OLD.nnue [games] [tc]       the same, a fixed number of games
 #
-# Defaults: 200 games (100 for stockfish, 40 for limited and ladder) at tc 10+0.1; openings drawn at random from
+# Defaults: 200 games (100 for stockfish, 40 for limited and ladder) at tc 10+0.1 (tc `nodes=N`: N nodes a
+# move, whatever the clock); openings drawn at random from
 # tests/data/8moves_v3.epd, each played with both colours. Environment: FASTCHESS or
 # CUTECHESS (runner path), CONCURRENCY (1), SEED (1), PGN (file for the games), BOOK,
 # MATCH_STATE (where fastchess saves its state; default $TMPDIR/horizon-match-state.json),
@@ -29,7 +31,7 @@ else
 fi
 
 die() { echo "match.sh: $*" >&2; exit 2; }
-usage() { sed -n '4,13p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '4,14p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 # The runner: $FASTCHESS, $CUTECHESS, else fastchess or cutechess-cli on the PATH.
 if [ -n "${FASTCHESS:-}" ]; then runner=$FASTCHESS; kind=fastchess
@@ -44,10 +46,23 @@ fi
 engine_exe() { [ -x "$1" ] && [ -f "$1" ] || die "engine '$1' is not an executable file"; }
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]] || die "$2 must be a positive whole number, got '$1'"; }
 
+# net_paths NEW.nnue OLD.nnue: checks both and sets $new and $old to absolute paths (the
+# engines' working directory is the runner's).
+net_paths() {
+  for net in "$1" "$2"; do [ -r "$net" ] && [ -f "$net" ] || die "cannot read the network file '$net'"; done
+  new=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); old=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+}
+
 # run GAMES TC ENGINE-ARGS...: both colours of each opening, so rounds = games / 2.
 run() {
   local games=$1 tc=$2; shift 2
   is_count "$games" "games"
+  # `nodes=N`: every move searches N nodes, under a clock too long ever to decide.
+  local limit=("tc=$tc")
+  if [[ "$tc" == nodes=* ]]; then
+    is_count "${tc#nodes=}" "nodes"
+    limit=("tc=600+1" "$tc")
+  fi
   local extra=()
   if [ -n "${PGN:-}" ]; then
     if [ "$kind" = fastchess ]; then extra=(-pgnout "file=$PGN"); else extra=(-pgnout "$PGN"); fi
@@ -55,7 +70,7 @@ run() {
   # fastchess saves the match state for -recover; keep it out of the working directory.
   [ "$kind" = fastchess ] && extra+=(-config "outname=${MATCH_STATE:-${TMPDIR:-/tmp}/horizon-match-state.json}")
   exec "$runner" "$@" "${variant[@]}" \
-    -each proto=uci "tc=$tc" option.Hash=16 \
+    -each proto=uci "${limit[@]}" option.Hash=16 \
     -openings "file=$book" format=epd order=random -srand "${SEED:-1}" \
     -games 2 -repeat -rounds $(((games + 1) / 2)) -concurrency "${CONCURRENCY:-1}" \
     -resign movecount=4 score=1000 -draw movenumber=40 movecount=8 score=10 \
@@ -121,12 +136,14 @@ case "${1:-}" in
   nets)
     [ $# -ge 4 ] || usage
     [ "$kind" = fastchess ] || die "nets needs fastchess (its -sprt model=logistic)"
-    engine_exe "$2"
-    for net in "$3" "$4"; do [ -r "$net" ] && [ -f "$net" ] || die "cannot read the network file '$net'"; done
-    # Absolute paths: the engines' working directory is the runner's.
-    new=$(cd "$(dirname "$3")" && pwd)/$(basename "$3"); old=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
+    engine_exe "$2"; net_paths "$3" "$4"
     run 20000 "${5:-10+0.1}" -engine "cmd=$2" name=new "option.EvalFile=$new" \
       -engine "cmd=$2" name=old "option.EvalFile=$old" \
       -sprt elo0="${6:-0}" elo1="${7:-10}" alpha=0.05 beta=0.05 model=logistic ;;
+  nets-ab)
+    [ $# -ge 4 ] || usage
+    engine_exe "$2"; net_paths "$3" "$4"
+    run "${5:-200}" "${6:-10+0.1}" -engine "cmd=$2" name=new "option.EvalFile=$new" \
+      -engine "cmd=$2" name=old "option.EvalFile=$old" ;;
   *) usage ;;
 esac
