@@ -12,6 +12,7 @@
 //! table is meant to serve a whole run — every root move, every suite position, every level
 //! of a `perft-diff` descent — because entries carry their full key and cannot be confused.
 
+use crate::memory::{ZeroedSlice, Zeroable};
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
 /// Entries per bucket (a bucket is one 64-byte cache line).
@@ -45,6 +46,10 @@ struct Bucket {
     words: [AtomicU64; 2 * BUCKET_ENTRIES],
 }
 
+// SAFETY: a bucket is eight `AtomicU64`s (all-zero is eight zeros, the empty bucket), needs
+// no drop and is 64-byte aligned.
+unsafe impl Zeroable for Bucket {}
+
 /// The operating system would not give the memory for a table of `mb` MiB.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableError {
@@ -70,7 +75,7 @@ impl std::error::Error for TableError {}
 /// behind are only missed and recomputed, never misread, because every entry carries its
 /// full key.
 pub struct PerftTable {
-    mem: Region,
+    mem: ZeroedSlice<Bucket>,
     /// Mask of the whole allocation (buckets - 1).
     max_mask: usize,
     /// Mask of the part in use.
@@ -94,7 +99,7 @@ impl PerftTable {
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(MIN_BUCKETS);
         // Round down to a power of two so that the index is a mask.
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let mem = Region::zeroed(buckets * std::mem::size_of::<Bucket>()).ok_or(TableError { mb })?;
+        let mem = ZeroedSlice::new(buckets).ok_or(TableError { mb })?;
         let start = (START_BYTES / std::mem::size_of::<Bucket>()).clamp(MIN_BUCKETS, buckets);
         Ok(PerftTable {
             mem,
@@ -107,7 +112,7 @@ impl PerftTable {
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.mem.len
+        self.mem.len() * std::mem::size_of::<Bucket>()
     }
 
     /// Bytes of the part in use.
@@ -125,10 +130,8 @@ impl PerftTable {
     #[inline(always)]
     fn bucket(&self, key: u64) -> &Bucket {
         let i = key as usize & self.mask.load(Ordering::Relaxed) & self.max_mask;
-        // SAFETY: `mem` holds `max_mask + 1` zero-initialised buckets, 64-byte aligned (the
-        // region is page aligned), `i <= max_mask`, and an all-zero `AtomicU64` is valid.
-        // Buckets are only ever accessed through atomics, so sharing them is sound.
-        unsafe { &*(self.mem.ptr as *const Bucket).add(i) }
+        // SAFETY: `mem` holds `max_mask + 1` buckets and `i <= max_mask`.
+        unsafe { self.mem.get_unchecked(i) }
     }
 
     /// Asks the CPU to start loading the bucket of `key` (no effect on other targets).
@@ -222,9 +225,9 @@ impl PerftTable {
     fn move_to_new_half(&self, old: usize) {
         for i in 0..old {
             // SAFETY: as in `bucket`: `i < old <= max_mask + 1`.
-            let b = unsafe { &*(self.mem.ptr as *const Bucket).add(i) };
+            let b = unsafe { self.mem.get_unchecked(i) };
             // SAFETY: `i + old <= max_mask` because the mask just grew to `2 * old - 1`.
-            let to = unsafe { &*(self.mem.ptr as *const Bucket).add(i + old) };
+            let to = unsafe { self.mem.get_unchecked(i + old) };
             for e in 0..BUCKET_ENTRIES {
                 let check = b.words[2 * e].load(Ordering::Relaxed);
                 let data = b.words[2 * e + 1].load(Ordering::Relaxed);
@@ -236,80 +239,6 @@ impl PerftTable {
                 }
             }
         }
-    }
-}
-
-/// Zero-initialised memory obtained from the operating system, freed on drop.
-struct Region {
-    ptr: *mut u8,
-    len: usize,
-}
-
-// SAFETY: `Region` owns its memory exclusively; the table only reads and writes it through
-// atomics, so it may be sent to and shared between threads.
-unsafe impl Send for Region {}
-// SAFETY: as above.
-unsafe impl Sync for Region {}
-
-#[cfg(target_os = "linux")]
-mod os {
-    //! Anonymous mappings through the C library every Linux Rust program already links; the
-    //! declarations and constants come from the `libc` crate, right for every Linux target.
-    use libc::{c_void, MADV_HUGEPAGE, MAP_ANONYMOUS, MAP_FAILED, MAP_PRIVATE, PROT_READ, PROT_WRITE};
-
-    /// `len` bytes of fresh zero pages (faulted in on first touch), or `None`.
-    pub fn map_zeroed(len: usize) -> Option<*mut u8> {
-        // SAFETY: an anonymous private mapping at an address the kernel chooses touches no
-        // existing memory; the result is checked against MAP_FAILED.
-        let p = unsafe {
-            libc::mmap(std::ptr::null_mut(), len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-        };
-        if p == MAP_FAILED || p.is_null() {
-            return None;
-        }
-        // SAFETY: `p..p+len` is the mapping just created. The advice is a hint; if the kernel
-        // has transparent huge pages disabled it fails harmlessly and is ignored.
-        unsafe { libc::madvise(p, len, MADV_HUGEPAGE) };
-        Some(p as *mut u8)
-    }
-
-    /// Releases a mapping made by `map_zeroed`.
-    ///
-    /// # Safety
-    /// `p` and `len` must come from one `map_zeroed` call, and nothing may use the memory after.
-    pub unsafe fn unmap(p: *mut u8, len: usize) {
-        // SAFETY: guaranteed by the caller.
-        unsafe { libc::munmap(p as *mut c_void, len) };
-    }
-}
-
-impl Region {
-    #[cfg(target_os = "linux")]
-    fn zeroed(len: usize) -> Option<Region> {
-        os::map_zeroed(len).map(|ptr| Region { ptr, len })
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    fn zeroed(len: usize) -> Option<Region> {
-        let layout = std::alloc::Layout::from_size_align(len, 64).ok()?;
-        // SAFETY: `len` is at least MIN_BUCKETS * 64 > 0; the null result is checked.
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-        (!ptr.is_null()).then_some(Region { ptr, len })
-    }
-}
-
-impl Drop for Region {
-    fn drop(&mut self) {
-        #[cfg(target_os = "linux")]
-        // SAFETY: `ptr`/`len` come from `map_zeroed`, and the table that used them is gone.
-        unsafe {
-            os::unmap(self.ptr, self.len)
-        };
-        #[cfg(not(target_os = "linux"))]
-        // SAFETY: allocated in `zeroed` with exactly this layout, not used after this.
-        unsafe {
-            std::alloc::dealloc(self.ptr, std::alloc::Layout::from_size_align_unchecked(self.len, 64))
-        };
     }
 }
 

@@ -9,6 +9,7 @@
 
 use super::params::{TB_WIN_BOUND, TT_AGE_WEIGHT, TT_KEEP_DEEPER_BY};
 use crate::error::HashAllocError;
+use crate::memory::{ZeroedSlice, Zeroable};
 use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -65,8 +66,13 @@ struct Bucket {
     slots: [Slot; BUCKET_SIZE],
 }
 
+// SAFETY: a bucket is eight `AtomicU64`s (all zero: four empty slots), needs no drop and is
+// 64-byte aligned.
+unsafe impl Zeroable for Bucket {}
+
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    /// Zeroed memory of its own, on huge pages where the system has them (`crate::memory`).
+    buckets: ZeroedSlice<Bucket>,
     age: AtomicU8,
 }
 
@@ -102,15 +108,13 @@ impl TranspositionTable {
     /// Like `new`, but reports an allocation failure instead of aborting.
     pub fn try_new(mb: usize) -> Result<TranspositionTable, HashAllocError> {
         let n = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(n).map_err(|_| HashAllocError { mb })?;
-        buckets.resize_with(n, Bucket::default);
+        let buckets = ZeroedSlice::new(n).ok_or(HashAllocError { mb })?;
         Ok(TranspositionTable { buckets, age: AtomicU8::new(0) })
     }
 
     /// Empties the table.
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.iter() {
             for s in &b.slots {
                 s.check.store(0, Ordering::Relaxed);
                 s.data.store(0, Ordering::Relaxed);
