@@ -12,7 +12,7 @@
 //! table is meant to serve a whole run — every root move, every suite position, every level
 //! of a `perft-diff` descent — because entries carry their full key and cannot be confused.
 
-use crate::memory::{ZeroedSlice, Zeroable};
+use crate::memory::{Zeroable, ZeroedSlice};
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
 /// Entries per bucket (a bucket is one 64-byte cache line).

@@ -9,7 +9,7 @@
 
 use super::params::{TB_WIN_BOUND, TT_AGE_WEIGHT, TT_KEEP_DEEPER_BY};
 use crate::error::HashAllocError;
-use crate::memory::{ZeroedSlice, Zeroable};
+use crate::memory::{Zeroable, ZeroedSlice};
 use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
