@@ -54,14 +54,12 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
-#[derive(Default)]
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
 }
 
 #[repr(align(64))]
-#[derive(Default)]
 struct Bucket {
     slots: [Slot; BUCKET_SIZE],
 }
