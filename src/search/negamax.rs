@@ -187,17 +187,7 @@ impl Searcher {
         let static_eval = if in_check { -INFINITY } else { self.corrected(raw_eval) };
         // A stored bound on the score may sharpen the evaluation.
         let eval = match tt_entry {
-            Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
-                let s = e.score;
-                if e.bound == Bound::Exact
-                    || (e.bound == Bound::Lower && s > static_eval)
-                    || (e.bound == Bound::Upper && s < static_eval)
-                {
-                    s
-                } else {
-                    static_eval
-                }
-            }
+            Some(e) if !in_check => e.sharpen(static_eval),
             _ => static_eval,
         };
         self.stack[ply].eval = static_eval;

@@ -7,7 +7,7 @@
 //! otherwise the entry with the lowest `depth - TT_AGE_WEIGHT * age distance` is replaced,
 //! so old searches' entries go first and deep entries stay (weights in `params.rs`).
 
-use super::params::{TB_WIN_BOUND, TT_AGE_WEIGHT, TT_KEEP_DEEPER_BY};
+use super::params::{MATE_BOUND, TB_WIN_BOUND, TT_AGE_WEIGHT, TT_KEEP_DEEPER_BY};
 use crate::error::HashAllocError;
 use crate::memory::{Zeroable, ZeroedSlice};
 use crate::moves::Move;
@@ -52,6 +52,28 @@ pub struct TtEntry {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+}
+
+impl TtEntry {
+    /// The static eval `eval` sharpened by this entry's score: the score when it is exact
+    /// or a bound beyond `eval` on its own side (a lower bound above it, an upper bound
+    /// below it), else `eval`. Mate and tablebase scores are left out: they say how a line
+    /// ends, not what the position is worth to pruning and stand pat.
+    #[inline]
+    pub fn sharpen(&self, eval: i32) -> i32 {
+        let s = self.score;
+        let sharper = s.abs() < MATE_BOUND
+            && match self.bound {
+                Bound::Exact => true,
+                Bound::Lower => s > eval,
+                Bound::Upper => s < eval,
+            };
+        if sharper {
+            s
+        } else {
+            eval
+        }
+    }
 }
 
 struct Slot {
@@ -253,5 +275,29 @@ pub(crate) fn score_from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::params::MATE;
+
+    fn entry(score: i32, bound: Bound) -> TtEntry {
+        TtEntry { mv: Move::NULL, score, eval: 0, depth: 3, bound }
+    }
+
+    /// An exact score always replaces the eval; a bound only from its own side (a lower
+    /// bound above the eval, an upper bound below it); a mate score never. Each assertion
+    /// fails if its case is handled like one of the others.
+    #[test]
+    fn a_stored_bound_sharpens_the_eval_only_from_its_own_side() {
+        assert_eq!(entry(40, Bound::Exact).sharpen(100), 40);
+        assert_eq!(entry(150, Bound::Lower).sharpen(100), 150);
+        assert_eq!(entry(50, Bound::Lower).sharpen(100), 100);
+        assert_eq!(entry(50, Bound::Upper).sharpen(100), 50);
+        assert_eq!(entry(150, Bound::Upper).sharpen(100), 100);
+        assert_eq!(entry(MATE - 5, Bound::Exact).sharpen(100), 100);
+        assert_eq!(entry(-MATE + 5, Bound::Upper).sharpen(100), 100);
     }
 }
