@@ -57,8 +57,8 @@ pub struct TtEntry {
 impl TtEntry {
     /// The static eval `eval` sharpened by this entry's score: the score when it is exact
     /// or a bound beyond `eval` on its own side (a lower bound above it, an upper bound
-    /// below it), else `eval`. Mate and tablebase scores are left out: they say how a line
-    /// ends, not what the position is worth to pruning and stand pat.
+    /// below it), else `eval`. Mate scores are left out: they say how a line ends, not what
+    /// the position is worth to pruning.
     #[inline]
     pub fn sharpen(&self, eval: i32) -> i32 {
         let s = self.score;
