@@ -428,6 +428,15 @@ fn tiny_training_run(buckets: usize) {
     let v8 = second[3].val_loss.unwrap();
     assert!(v8 < v1 * 0.9, "validation loss {v1} -> {v8}");
     assert!(lines_out.iter().any(|l| l.starts_with("resuming after epoch 4")), "{lines_out:?}");
+    // Resuming a run that has finished its epochs trains nothing and writes nothing: it is
+    // refused, and the network file is left as it was.
+    let before = std::fs::read(&net).unwrap();
+    let e = train::run(&cfg, &mut Output { line: &mut |_| {}, progress: &mut |_| {} }).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the checkpoint has finished 8 epoch(s), and --epochs 8 asks for no more: nothing to train (raise --epochs to go on)"
+    );
+    assert_eq!(std::fs::read(&net).unwrap(), before);
 
     // The network file: by the specification, the checkpoint's weights quantised.
     let bytes = std::fs::read(&net).unwrap();

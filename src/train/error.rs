@@ -26,6 +26,8 @@ pub enum TrainError {
     FeaturesMismatch { given: FeatureSet, start: FeatureSet, from: &'static str },
     /// `--init` and `--resume` together: a run starts from one or the other.
     InitAndResume,
+    /// `--resume` from a checkpoint that has already finished every epoch `--epochs` asks for.
+    NothingToTrain { done: u32, epochs: u32 },
     /// `--bucket-decay` for a feature set without king buckets.
     BucketDecayWithoutBuckets(FeatureSet),
     /// A hidden size the network format does not allow.
@@ -71,6 +73,10 @@ impl fmt::Display for TrainError {
             TrainError::BucketsMismatch { given, start, from } => {
                 write!(f, "--output-buckets {given} differs from the {from}'s bucket count {start}")
             }
+            TrainError::NothingToTrain { done, epochs } => write!(
+                f,
+                "the checkpoint has finished {done} epoch(s), and --epochs {epochs} asks for no more: nothing to train (raise --epochs to go on)"
+            ),
             TrainError::FeaturesMismatch { given, start, from } => {
                 write!(f, "--features {given} differs from the {from}'s feature set {start}")
             }

@@ -259,6 +259,9 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
             return Err(TrainError::FeaturesMismatch { given: f, start: features, from });
         }
     }
+    if let Some(c) = resumed.as_ref().filter(|c| c.epochs_done >= cfg.epochs) {
+        return Err(TrainError::NothingToTrain { done: c.epochs_done, epochs: cfg.epochs });
+    }
     let (n, buckets, features, seed, val_share) = match (&resumed, start) {
         (Some(c), _) => (c.hidden, c.buckets, c.features, c.seed, c.val_share),
         (None, Some((hidden, buckets, features, _))) => {
