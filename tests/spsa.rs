@@ -115,3 +115,78 @@ fn every_tunable_is_an_option_that_changes_the_search() {
         assert_ne!(n, base, "{name} {value} left the search unchanged");
     }
 }
+
+/// `scripts/spsa.py` on the tuning build with a stand-in fastchess (a script that reports a
+/// result with one time loss, and fails on its second call): a run stopped by a failed iteration goes on from its
+/// state file with the binary at another path, as a state kept in the repository must on
+/// another machine; a binary whose tunables differ from the state's is refused.
+#[cfg(feature = "spsa")]
+#[test]
+fn spsa_script_resumes_with_the_binary_elsewhere() {
+    use std::path::Path;
+    let dir = std::env::temp_dir().join(format!("horizon-spsa-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["a", "b"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+        std::fs::copy(BIN, dir.join(sub).join("horizon")).unwrap();
+    }
+    let fake = dir.join("fastchess");
+    let d = dir.display();
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\nn=$(cat {d}/count 2>/dev/null || echo 0)\nn=$((n + 1))\necho $n > {d}/count\n\
+             echo \"$@\" >> {d}/args\n[ $n -eq 2 ] && exit 1\n\
+             echo 'Finished game 1 (plus vs minus): 0-1 {{White loses on time (5ms overrun)}}'\n\
+             echo 'Games: 4, Wins: 3, Losses: 1, Draws: 0'\n"
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let state = dir.join("run.json");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let spsa = |bin: &str| {
+        Command::new("python3")
+            .arg(root.join("scripts/spsa.py"))
+            .arg(dir.join(bin).join("horizon"))
+            .arg("--state")
+            .arg(&state)
+            .args(["--iterations", "3", "--pairs", "2", "--rate", "3", "--params", "RFP_MARGIN,LMP_BASE"])
+            .arg("--fastchess")
+            .arg(&fake)
+            .output()
+            .expect("python3 is needed")
+    };
+    let first = spsa("a");
+    assert_eq!(first.status.code(), Some(2), "{first:?}");
+    let saved = std::fs::read_to_string(&state).unwrap();
+    assert!(saved.contains("\"iteration\": 1,"), "{saved}");
+    assert!(saved.contains("\"rate\": 3.0,"), "{saved}");
+    assert!(!saved.contains(&*d.to_string()), "the state names a path: {saved}");
+
+    std::fs::remove_dir_all(dir.join("a")).unwrap();
+    let second = spsa("b");
+    let text = String::from_utf8_lossy(&second.stdout);
+    assert!(second.status.success(), "{second:?}");
+    assert!(text.contains("resuming") && text.contains("iteration 3/3"), "{text}");
+    let args = std::fs::read_to_string(dir.join("args")).unwrap();
+    assert_eq!(args.lines().count(), 4, "{args}");
+    assert!(args.lines().skip(2).all(|l| l.contains(&format!("cmd={d}/b/horizon"))), "{args}");
+    let done = std::fs::read_to_string(&state).unwrap();
+    assert!(done.contains("\"iteration\": 3,"), "{done}");
+    assert_eq!(done.matches("\"faults\": 1").count(), 3, "{done}");
+    assert!(text.contains("(time losses, crashes or illegal moves: 1)"), "{text}");
+
+    // The same state against a search whose RFP_MARGIN default is not the one tuned.
+    std::fs::write(&state, done.replacen("\"default\": 60", "\"default\": 61", 1)).unwrap();
+    let refused = spsa("b");
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("RFP_MARGIN default 60, the state 61"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
