@@ -14,11 +14,12 @@ opening with both colours) between theta + c_k d and theta - c_k d (values round
 range), and moves theta_i by a_k (wins - losses) d_i / c_k, with OpenBench's schedule:
 c_k = c_end N^g / (k+1)^g and a_k = r_end c_end^2 (A+N)^a / (A+k+1)^a, a = 0.602, g = 0.101,
 A = N / 10, and r_end times R (default 1) for a run with fewer games than OpenBench's usual
-tens of thousands of pairs. The state file is written after every iteration; run the same command again to
-go on from there (the settings stored in it win over the command line's). The state names no
-path: BINARY, the book and fastchess come from each command line, so a state file kept in the
-repository goes on in another checkout or on another machine. Resuming refuses a BINARY whose
-tunables (default, range, steps) differ from the state's: its search is not the one being tuned.
+tens of thousands of pairs. The state file is written after every iteration; run the same
+command again to go on from there (the settings stored in it win over the command line's).
+The state names no path: BINARY, the book and fastchess come from each command line, so a
+state file kept in the repository goes on in another checkout or on another machine.
+Resuming refuses a BINARY whose tunables (default, range, steps) differ from the state's:
+its search is not the one being tuned.
 """
 
 import argparse
