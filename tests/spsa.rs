@@ -117,9 +117,10 @@ fn every_tunable_is_an_option_that_changes_the_search() {
 }
 
 /// `scripts/spsa.py` on the tuning build with a stand-in fastchess (a script that reports a
-/// result with one time loss, and fails on its second call): a run stopped by a failed iteration goes on from its
-/// state file with the binary at another path, as a state kept in the repository must on
-/// another machine; a binary whose tunables differ from the state's is refused.
+/// result with one time loss, and fails on its second call): a run stopped by a failed
+/// iteration goes on from its state file with the binary at another path, as a state kept in
+/// the repository must on another machine; a binary whose tunables differ from the state's
+/// is refused.
 #[cfg(feature = "spsa")]
 #[test]
 fn spsa_script_resumes_with_the_binary_elsewhere() {
