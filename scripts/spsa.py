@@ -224,7 +224,11 @@ def main():
     ap.add_argument("--fastchess", default=os.environ.get("FASTCHESS") or shutil.which("fastchess"))
     args = ap.parse_args()
     if args.show:
-        show(args.show)
+        try:
+            show(args.show)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader stopped early (`| head -1`): nothing is wrong
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return
     if not args.binary or not args.state:
         die("give BINARY and --state FILE (or --show FILE)")

@@ -191,3 +191,23 @@ fn spsa_script_resumes_with_the_binary_elsewhere() {
     assert_eq!(err.lines().count(), 1, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `spsa.py --show FILE | head -1`: a reader that stops early is not an error, so the script
+/// ends quietly with status 0 instead of printing a BrokenPipeError traceback. The pipe's
+/// read end is closed before the script starts, so its first write fails every time.
+#[test]
+fn spsa_show_into_a_closed_pipe_is_quiet() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = Command::new("python3")
+        .arg(root.join("scripts/spsa.py"))
+        .arg("--show")
+        .arg(root.join("docs/spsa/margins-1.json"))
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("python3 is needed");
+    assert!(o.status.success(), "{o:?}");
+    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+}
