@@ -163,9 +163,10 @@ pub enum OptionError {
     MissingValue(String),
     /// A spin option given something that is not a number (option, value).
     NotANumber(String, String),
+    /// A number outside the option's range (option, the value as given, the range).
     OutOfRange {
         name: String,
-        value: u64,
+        value: String,
         min: u64,
         max: u64,
     },

@@ -64,12 +64,24 @@ fn malformed_go_keeps_the_readable_parts() {
         ("go depth", "depth (no value)"),
         ("go nodes many", "nodes many (not a number)"),
         ("go wtime -5 btime x", "wtime -5 (read as 0)"),
+        ("go nodes -5", "nodes -5 (must not be negative)"),
+        ("go movestogo -1", "movestogo -1 (must be at least 1)"),
+        ("go movetime 5-", "movetime 5- (not a number)"),
+        ("go depth -", "depth - (not a number)"),
     ];
     for (line, note) in cases {
         match line.parse::<Command>() {
             Ok(Command::Go(g)) => assert!(g.notes.iter().any(|n| n == note), "{line}: {:?}", g.notes),
             other => panic!("{line}: {other:?}"),
         }
+    }
+    // Digits beyond 64 bits are a very large number, not a mistake: "as long as it takes".
+    match "go movetime 99999999999999999999 wtime -99999999999999999999 nodes 18446744073709551616".parse::<Command>() {
+        Ok(Command::Go(g)) => {
+            assert_eq!((g.movetime, g.wtime, g.nodes), (Some(i64::MAX as u64), Some(0), Some(i64::MAX as u64)));
+            assert_eq!(g.notes, ["wtime -99999999999999999999 (read as 0)"]);
+        }
+        other => panic!("{other:?}"),
     }
     match "go depth abc movetime 300 wtime -5".parse::<Command>() {
         Ok(Command::Go(g)) => {
@@ -87,11 +99,28 @@ fn options_rejected_with_the_reason() {
         ("Colour", Some("red"), OptionError::Unknown("Colour".into()), "unknown option 'Colour'"),
         ("Hash", None, OptionError::MissingValue("Hash".into()), "needs a value"),
         ("Hash", Some("lots"), OptionError::NotANumber("Hash".into(), "lots".into()), "'lots' is not a number"),
-        ("Hash", Some("-1"), OptionError::NotANumber("Hash".into(), "-1".into()), "is not a number"),
+        (
+            "Hash",
+            Some("-1"),
+            OptionError::OutOfRange { name: "Hash".into(), value: "-1".into(), min: 1, max: 65536 },
+            "option 'Hash': -1 is out of range 1..65536",
+        ),
+        (
+            "Threads",
+            Some("99999999999999999999999"),
+            OptionError::OutOfRange {
+                name: "Threads".into(),
+                value: "99999999999999999999999".into(),
+                min: 1,
+                max: 1024,
+            },
+            "99999999999999999999999 is out of range 1..1024",
+        ),
+        ("Hash", Some("1e3"), OptionError::NotANumber("Hash".into(), "1e3".into()), "'1e3' is not a number"),
         (
             "MultiPV",
             Some("1000"),
-            OptionError::OutOfRange { name: "MultiPV".into(), value: 1000, min: 1, max: 256 },
+            OptionError::OutOfRange { name: "MultiPV".into(), value: "1000".into(), min: 1, max: 256 },
             "1000 is out of range 1..256",
         ),
         ("Ponder", Some("yes"), OptionError::NotABool("Ponder".into()), "true or false"),

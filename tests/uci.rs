@@ -1223,7 +1223,7 @@ fn malformed_go_ends_in_exactly_one_bestmove() {
         ("go fast", "fast (unknown)"),
         ("go depth -3 nodes 5000", "depth -3"),
         ("go depth 0 movetime 50", "depth 0"),
-        ("go wtime 99999999999999999999 btime 100 depth 3", "wtime 99999999999999999999"),
+        ("go wtime 99999999999999999999 btime 1e5 depth 3", "btime 1e5"),
         ("go wtime 1000 btime 1000 movestogo 0", "movestogo 0"),
         ("go movetime 50 searchmoves zz e2e4", "searchmoves zz"),
         ("go depth 3 perft abc", "perft abc"),

@@ -82,16 +82,31 @@ pub enum Command {
     Empty,
 }
 
-/// The value after a `go` keyword, or a note saying why there is none usable. A keyword
-/// that follows directly counts as a missing value and is not consumed.
-fn go_value<T: std::str::FromStr>(toks: &[&str], i: usize) -> (Result<T, String>, usize) {
+/// An integer as a GUI writes it. Digits beyond `i64`'s range read as its largest (or, with a
+/// minus sign, smallest) value, so `movetime 99999999999999999999` means "as long as it
+/// takes", not "no number". `None` for anything that is not an optionally signed run of digits.
+pub(crate) fn saturating_integer(t: &str) -> Option<i64> {
+    if let Ok(v) = t.parse() {
+        return Some(v);
+    }
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(if t.starts_with('-') { i64::MIN } else { i64::MAX })
+}
+
+/// The number after a `go` keyword with its text as given (for a note), or a note saying why
+/// there is none usable. A keyword that follows directly counts as a missing value and is not
+/// consumed.
+fn go_value<'a>(toks: &[&'a str], i: usize) -> (Result<(i64, &'a str), String>, usize) {
     let key = toks[i];
     match toks.get(i + 1) {
         None => (Err(format!("{key} (no value)")), 1),
         Some(t) if is_go_keyword(t) => (Err(format!("{key} (no value)")), 1),
-        Some(t) => match t.parse() {
-            Ok(v) => (Ok(v), 2),
-            Err(_) => (Err(format!("{key} {t} (not a number)")), 2),
+        Some(t) => match saturating_integer(t) {
+            Some(v) => (Ok((v, t)), 2),
+            None => (Err(format!("{key} {t} (not a number)")), 2),
         },
     }
 }
@@ -122,14 +137,14 @@ fn parse_go(toks: &[&str]) -> GoParams {
                 }
             }
             "wtime" | "btime" | "winc" | "binc" | "movetime" => {
-                let (v, used) = go_value::<i64>(toks, i);
+                let (v, used) = go_value(toks, i);
                 i += used;
                 let ms = match v {
-                    Ok(v) if v < 0 => {
-                        g.notes.push(format!("{t} {v} (read as 0)"));
+                    Ok((v, text)) if v < 0 => {
+                        g.notes.push(format!("{t} {text} (read as 0)"));
                         0
                     }
-                    Ok(v) => v as u64,
+                    Ok((v, _)) => v as u64,
                     Err(note) => {
                         g.notes.push(note);
                         continue;
@@ -144,26 +159,29 @@ fn parse_go(toks: &[&str]) -> GoParams {
                 }
             }
             "depth" | "mate" | "perft" => {
-                let (v, used) = go_value::<i64>(toks, i);
+                let (v, used) = go_value(toks, i);
                 i += used;
                 match v {
-                    Ok(v) if t == "perft" && !(0..=MAX_GO_PERFT).contains(&v) => {
-                        g.notes.push(format!("perft {v} (out of range 0 to {MAX_GO_PERFT})"));
+                    Ok((v, text)) if t == "perft" && !(0..=MAX_GO_PERFT).contains(&v) => {
+                        g.notes.push(format!("perft {text} (out of range 0 to {MAX_GO_PERFT})"));
                     }
-                    Ok(v) if t == "perft" => g.perft = Some(v as u32),
-                    Ok(v) if v < 1 => g.notes.push(format!("{t} {v} (must be at least 1)")),
-                    Ok(v) if t == "depth" => g.depth = Some(v.min(i32::MAX as i64) as i32),
-                    Ok(v) => g.mate = Some(v.min(i32::MAX as i64) as i32),
+                    Ok((v, _)) if t == "perft" => g.perft = Some(v as u32),
+                    Ok((v, text)) if v < 1 => g.notes.push(format!("{t} {text} (must be at least 1)")),
+                    Ok((v, _)) if t == "depth" => g.depth = Some(v.min(i32::MAX as i64) as i32),
+                    Ok((v, _)) => g.mate = Some(v.min(i32::MAX as i64) as i32),
                     Err(note) => g.notes.push(note),
                 }
             }
             "nodes" | "movestogo" => {
-                let (v, used) = go_value::<u64>(toks, i);
+                let (v, used) = go_value(toks, i);
                 i += used;
                 match v {
-                    Ok(v) if t == "nodes" => g.nodes = Some(v),
-                    Ok(0) => g.notes.push("movestogo 0 (must be at least 1)".to_string()),
-                    Ok(v) => g.movestogo = Some(v),
+                    Ok((v, text)) if v < 0 && t == "nodes" => {
+                        g.notes.push(format!("nodes {text} (must not be negative)"))
+                    }
+                    Ok((v, _)) if t == "nodes" => g.nodes = Some(v as u64),
+                    Ok((v, text)) if v < 1 => g.notes.push(format!("movestogo {text} (must be at least 1)")),
+                    Ok((v, _)) => g.movestogo = Some(v as u64),
                     Err(note) => g.notes.push(note),
                 }
             }

@@ -1,5 +1,6 @@
 //! The UCI options, declared once with their types and limits.
 
+use super::command::saturating_integer;
 use crate::error::OptionError;
 use crate::eval::nnue::network::INTERNAL_NAME;
 use crate::search::strength::{ELO_MAX, ELO_MIN, SKILL_MAX};
@@ -123,12 +124,12 @@ pub enum Change {
 
 /// A spin option's value, checked against its range.
 fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, OptionError> {
-    let v = value.ok_or_else(|| OptionError::MissingValue(name.to_string()))?;
-    let n: u64 = v.trim().parse().map_err(|_| OptionError::NotANumber(name.to_string(), v.to_string()))?;
-    if n < min || n > max {
-        return Err(OptionError::OutOfRange { name: name.to_string(), value: n, min, max });
+    let v = value.ok_or_else(|| OptionError::MissingValue(name.to_string()))?.trim();
+    let n = saturating_integer(v).ok_or_else(|| OptionError::NotANumber(name.to_string(), v.to_string()))?;
+    if !(min as i128..=max as i128).contains(&(n as i128)) {
+        return Err(OptionError::OutOfRange { name: name.to_string(), value: v.to_string(), min, max });
     }
-    Ok(n)
+    Ok(n as u64)
 }
 
 /// A check option's value (`true` or `false`, any case).
@@ -226,7 +227,7 @@ impl EngineOptions {
                     let v = spin(name, value, min, max)?;
                     t.set(v as i32).map_err(|_| OptionError::OutOfRange {
                         name: name.to_string(),
-                        value: v,
+                        value: v.to_string(),
                         min,
                         max,
                     })?;
