@@ -82,20 +82,6 @@ pub enum Command {
     Empty,
 }
 
-/// An integer as a GUI writes it. Digits beyond `i64`'s range read as its largest (or, with a
-/// minus sign, smallest) value, so `movetime 99999999999999999999` means "as long as it
-/// takes", not "no number". `None` for anything that is not an optionally signed run of digits.
-pub(crate) fn saturating_integer(t: &str) -> Option<i64> {
-    if let Ok(v) = t.parse() {
-        return Some(v);
-    }
-    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some(if t.starts_with('-') { i64::MIN } else { i64::MAX })
-}
-
 /// The number after a `go` keyword with its text as given (for a note), or a note saying why
 /// there is none usable. A keyword that follows directly counts as a missing value and is not
 /// consumed.
@@ -104,7 +90,7 @@ fn go_value<'a>(toks: &[&'a str], i: usize) -> (Result<(i64, &'a str), String>, 
     match toks.get(i + 1) {
         None => (Err(format!("{key} (no value)")), 1),
         Some(t) if is_go_keyword(t) => (Err(format!("{key} (no value)")), 1),
-        Some(t) => match saturating_integer(t) {
+        Some(t) => match super::options::saturating_integer(t) {
             Some(v) => (Ok((v, t)), 2),
             None => (Err(format!("{key} {t} (not a number)")), 2),
         },

@@ -1,6 +1,5 @@
 //! The UCI options, declared once with their types and limits.
 
-use super::command::saturating_integer;
 use crate::error::OptionError;
 use crate::eval::nnue::network::INTERNAL_NAME;
 use crate::search::strength::{ELO_MAX, ELO_MIN, SKILL_MAX};
@@ -120,6 +119,20 @@ pub enum Change {
     /// `SyzygyPath`: find the tables again.
     Syzygy,
     Other,
+}
+
+/// An integer as a GUI writes it. Digits beyond `i64`'s range read as its largest (or, with a
+/// minus sign, smallest) value, so `movetime 99999999999999999999` means "as long as it
+/// takes", not "no number". `None` for anything that is not an optionally signed run of digits.
+pub(crate) fn saturating_integer(t: &str) -> Option<i64> {
+    if let Ok(v) = t.parse() {
+        return Some(v);
+    }
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(if t.starts_with('-') { i64::MIN } else { i64::MAX })
 }
 
 /// A spin option's value, checked against its range.
