@@ -183,11 +183,14 @@ fn spsa_script_resumes_with_the_binary_elsewhere() {
     assert!(text.contains("(time losses, crashes or illegal moves: 1)"), "{text}");
 
     // The same state against a search whose RFP_MARGIN default is not the one tuned.
-    std::fs::write(&state, done.replacen("\"default\": 60", "\"default\": 61", 1)).unwrap();
+    let rfp = tunables().into_iter().find(|(n, ..)| n == "RFP_MARGIN").unwrap().1;
+    let (was, edited) = (format!("\"default\": {rfp}"), format!("\"default\": {}", rfp + 1));
+    assert!(done.contains(&was), "{done}");
+    std::fs::write(&state, done.replacen(&was, &edited, 1)).unwrap();
     let refused = spsa("b");
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
     let err = String::from_utf8_lossy(&refused.stderr);
-    assert!(err.contains("RFP_MARGIN default 60, the state 61"), "{err}");
+    assert!(err.contains(&format!("RFP_MARGIN default {rfp}, the state {}", rfp + 1)), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
