@@ -21,8 +21,10 @@ pub const DEFAULT_RANDOM_PLIES: usize = 8;
 pub const DEFAULT_BOOK_RANDOM_PLIES: usize = 2;
 /// With `--soft-nodes S` and no `--nodes`, the hard cap per move is `S` times this.
 pub const HARD_NODE_FACTOR: u64 = 4;
-/// Default hash table size per thread, in MiB (a game at 5000 nodes a move fills a few).
-pub const DEFAULT_HASH_MB: usize = 8;
+/// Default hash table size per thread, in MiB. A 5,000-node search needs no more, and a table
+/// this small stays in the core's cache: 1 MiB wrote 10 % more positions a second than 8 MiB
+/// and played even with it at 5,000 nodes a move (docs/experiments.md, Speed).
+pub const DEFAULT_HASH_MB: usize = 1;
 
 /// What to do with an output file that already exists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
