@@ -175,6 +175,37 @@ fn argument_errors() {
     usage_error(&["frobnicate"], "unknown command 'frobnicate'");
 }
 
+/// `horizon <command> --help`, `-h` and `horizon help <command>` print that command's usage on
+/// stdout and exit 0, for every command `horizon help` lists; an unknown topic is refused.
+#[test]
+fn every_command_has_its_own_help() {
+    let all = stdout(&run(&["help"]));
+    // A command's first line starts two spaces in; its continuation lines further.
+    let names: Vec<&str> = all
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.trim_start().trim_start_matches('"').split(' ').next())
+        .filter(|w| !matches!(*w, "(no" | "--version"))
+        .collect();
+    assert!(names.len() >= 16 && names.contains(&"perft") && names.contains(&"genfens"), "{names:?}");
+    for name in names {
+        let mine = run(&[name, "--help"]);
+        assert_eq!(mine.status.code(), Some(0), "{name} --help: {}", stderr(&mine));
+        let text = stdout(&mine);
+        assert!(text.starts_with("usage:\n"), "{name} --help: {text:?}");
+        let first = text.lines().nth(1).unwrap_or_default();
+        let word = first.trim_start().trim_start_matches('"');
+        assert!(word.starts_with(&format!("{name} ")), "{name} --help shows another command: {first:?}");
+        assert!(all.contains(first), "{name} --help is not a part of 'horizon help': {first:?}");
+        assert!(!text.contains("speak UCI"), "{name} --help printed the whole list");
+        assert_eq!(stdout(&run(&[name, "-h"])), text, "{name} -h");
+        assert_eq!(stdout(&run(&["help", name])), text, "help {name}");
+    }
+    usage_error(&["help", "frobnicate"], "unknown command 'frobnicate'");
+    // Only the word right after the command asks for help: further on, it is an argument.
+    usage_error(&["perft", "3", "--help"], "unknown option '--help'");
+}
+
 /// Every subcommand reads numbers the same way: out of range is refused (never clamped) with
 /// the same one-line message, exit code 2, before any work is done.
 #[test]

@@ -20,7 +20,7 @@
 //!    its arguments with [`args::Args`] and its numbers with `Args::number` / `Args::real`
 //!    against a range (shared ranges such as [`args::THREADS`] live in `args`).
 //! 2. Add `pub mod <name>;` below and one line `<name>::COMMAND,` to [`COMMANDS`]; the
-//!    dispatch and `horizon help` follow from the table. (`claims` is `None` unless the
+//!    dispatch, `horizon help` and `<name> --help` follow from the table. (`claims` is `None` unless the
 //!    command line does not start with the name as an argument of its own, as genfens'.)
 //! 3. Put the work itself in a library module (`src/<name>/`) that takes a typed `Config`
 //!    and returns a typed error; map that error to `Failure::Input` (bad input, exit 2) or
@@ -82,6 +82,24 @@ pub fn help() -> String {
     s
 }
 
+/// The text of `horizon <command> --help` and `horizon help <command>`: the usage line with
+/// the command's own lines of `horizon help`.
+pub fn command_help(c: &Subcommand) -> String {
+    format!("usage:\n{}\n", c.help)
+}
+
+/// `--help` or `-h`. It asks for help only in place of the command word or right after it,
+/// so that a FEN, a move or a program's command line further on is never taken for it.
+fn is_help_word(arg: &str) -> bool {
+    matches!(arg, "--help" | "-h")
+}
+
+/// The one-line refusal of a command word that is not in [`COMMANDS`].
+fn unknown_command(name: &str) -> i32 {
+    eprintln!("error: unknown command '{name}' (try 'horizon help')");
+    EXIT_BAD_INPUT
+}
+
 /// The text of `horizon --version`: name, version, commit, and the SIMD path the network
 /// evaluation uses on this CPU.
 pub fn version() -> String {
@@ -94,22 +112,36 @@ pub fn run(args: &[String]) -> i32 {
         output::emit(&help());
         return EXIT_OK;
     };
-    if matches!(name.as_str(), "help" | "--help" | "-h") {
-        output::emit(&help());
-        return EXIT_OK;
+    if is_help_word(name) || name == "help" {
+        // `horizon help perft`: that command's lines; `horizon help`: all of them.
+        return match args.get(1) {
+            None => {
+                output::emit(&help());
+                EXIT_OK
+            }
+            Some(topic) => match COMMANDS.iter().find(|c| c.name == topic) {
+                Some(c) => {
+                    output::emit(&command_help(c));
+                    EXIT_OK
+                }
+                None => unknown_command(topic),
+            },
+        };
     }
     if matches!(name.as_str(), "--version" | "-V" | "version") {
         output::emit(&version());
         return EXIT_OK;
     }
+    let named = COMMANDS.iter().find(|c| c.name == name);
+    if let (Some(c), Some(true)) = (named, args.get(1).map(|a| is_help_word(a))) {
+        output::emit(&command_help(c));
+        return EXIT_OK;
+    }
     if let Some(c) = COMMANDS.iter().find(|c| c.claims.is_some_and(|claims| claims(args))) {
         return subcommand::exit_code((c.run)(args));
     }
-    match COMMANDS.iter().find(|c| c.name == name) {
+    match named {
         Some(c) => subcommand::exit_code((c.run)(&args[1..])),
-        None => {
-            eprintln!("error: unknown command '{name}' (try 'horizon help')");
-            EXIT_BAD_INPUT
-        }
+        None => unknown_command(name),
     }
 }
