@@ -20,8 +20,9 @@
 //!    its arguments with [`args::Args`] and its numbers with `Args::number` / `Args::real`
 //!    against a range (shared ranges such as [`args::THREADS`] live in `args`).
 //! 2. Add `pub mod <name>;` below and one line `<name>::COMMAND,` to [`COMMANDS`]; the
-//!    dispatch, `horizon help` and `<name> --help` follow from the table. (`claims` is `None` unless the
-//!    command line does not start with the name as an argument of its own, as genfens'.)
+//!    dispatch, `horizon help` and `<name> --help` follow from the table. (`claims` is
+//!    `None` unless the command line does not start with the name as an argument of its own,
+//!    as genfens'.)
 //! 3. Put the work itself in a library module (`src/<name>/`) that takes a typed `Config`
 //!    and returns a typed error; map that error to `Failure::Input` (bad input, exit 2) or
 //!    `Failure::Failed` (exit 1) in the command file.
@@ -106,36 +107,40 @@ pub fn version() -> String {
     format!("{} (network SIMD: {})\n", crate::ENGINE_NAME, crate::eval::nnue::simd::backend().name())
 }
 
+/// `horizon help [<command>]`: the whole list, or one command's lines; an unknown topic is
+/// refused like an unknown command.
+fn show_help(topic: Option<&str>) -> i32 {
+    let text = match topic {
+        None => help(),
+        Some(t) => match find(t) {
+            Some(c) => command_help(c),
+            None => return unknown_command(t),
+        },
+    };
+    output::emit(&text);
+    EXIT_OK
+}
+
+/// The subcommand whose word is `name`.
+fn find(name: &str) -> Option<&'static Subcommand> {
+    COMMANDS.iter().find(|c| c.name == name)
+}
+
 /// Runs the subcommand `args[0]` with the rest of `args`; returns the exit code.
 pub fn run(args: &[String]) -> i32 {
     let Some(name) = args.first() else {
-        output::emit(&help());
-        return EXIT_OK;
+        return show_help(None);
     };
     if is_help_word(name) || name == "help" {
-        // `horizon help perft`: that command's lines; `horizon help`: all of them.
-        return match args.get(1) {
-            None => {
-                output::emit(&help());
-                EXIT_OK
-            }
-            Some(topic) => match COMMANDS.iter().find(|c| c.name == topic) {
-                Some(c) => {
-                    output::emit(&command_help(c));
-                    EXIT_OK
-                }
-                None => unknown_command(topic),
-            },
-        };
+        return show_help(args.get(1).map(String::as_str));
     }
     if matches!(name.as_str(), "--version" | "-V" | "version") {
         output::emit(&version());
         return EXIT_OK;
     }
-    let named = COMMANDS.iter().find(|c| c.name == name);
-    if let (Some(c), Some(true)) = (named, args.get(1).map(|a| is_help_word(a))) {
-        output::emit(&command_help(c));
-        return EXIT_OK;
+    let named = find(name);
+    if named.is_some() && args.get(1).is_some_and(|a| is_help_word(a)) {
+        return show_help(Some(name));
     }
     if let Some(c) = COMMANDS.iter().find(|c| c.claims.is_some_and(|claims| claims(args))) {
         return subcommand::exit_code((c.run)(args));
