@@ -683,6 +683,88 @@ fn a_run_started_from_a_network_file_continues_from_its_weights() {
     }
 }
 
+/// `--init` a mirrored network with `--features mirrored-kb4`: the run grows king buckets.
+/// The starting weights become the factoriser and every bucket's own weights start at zero,
+/// so at a negligible learning rate each of the four blocks of the written network is the
+/// starting network's feature weights, everything after them is unchanged, and the first
+/// validation loss is the starting network's. Only that widening is allowed: a plain network
+/// given king buckets, a king-bucket network given fewer inputs, and a resumed mirrored run
+/// given king buckets are each refused.
+#[test]
+fn a_mirrored_network_grows_king_buckets_that_start_as_it() {
+    let lines = generated_lines(20, 120, 29);
+    let (txt, bin, first, grown, plain) = (
+        temp_path("grow.txt"),
+        temp_path("grow.bin"),
+        temp_path("grow-mirrored.nnue"),
+        temp_path("grow-kb4.nnue"),
+        temp_path("grow-plain.nnue"),
+    );
+    write_binary_data(&lines, &txt, &bin);
+    let quiet = |c: &Config| train::run(c, &mut Output { line: &mut |_| {}, progress: &mut |_| {} });
+    let mut cfg = tiny_config(&bin, &first, FeatureSet::Mirrored, 3);
+    cfg.lr = 0.005;
+    cfg.val = Some(0.1);
+    let trained = quiet(&cfg).unwrap();
+
+    let mut grow = Config::new(vec![bin.clone()], grown.clone());
+    grow.init = Some(first.clone());
+    grow.features = Some(FeatureSet::MirroredKingBuckets);
+    grow.bucket_decay = Some(0.1);
+    grow.epochs = 1;
+    grow.batch = 256;
+    grow.threads = 2;
+    grow.lr = 1e-9;
+    grow.val = Some(0.1);
+    let mut out = Vec::new();
+    let reports = train::run(&grow, &mut Output { line: &mut |s| out.push(s.to_string()), progress: &mut |_| {} })
+        .expect("a mirrored network grown to king buckets");
+    assert!(
+        out.iter()
+            .any(|l| l
+                == "mirrored weights shared by the king buckets (the factoriser); each bucket's own start at zero"),
+        "{out:?}"
+    );
+    assert!(out.iter().any(|l| l.contains("3072") && l.contains("mirrored-kb4 features with a factoriser")), "{out:?}");
+
+    let (a, b) = (decode_spec(&std::fs::read(&first).unwrap()), decode_spec(&std::fs::read(&grown).unwrap()));
+    assert!(a.mirrored && !a.king_buckets && b.king_buckets);
+    assert_eq!(b.w.len(), 4 * a.w.len());
+    for (k, block) in b.w.chunks_exact(a.w.len()).enumerate() {
+        let moved = block.iter().zip(&a.w).filter(|(x, y)| x != y).count();
+        assert!(moved * 1000 <= a.w.len(), "bucket {k}: {moved} of {} weights differ from the start", a.w.len());
+    }
+    assert_eq!((&b.b, &b.ow, &b.ob), (&a.b, &a.ow, &a.ob));
+    let ckpt = Checkpoint::load(&grow.checkpoint).unwrap();
+    let l = ckpt.layout();
+    assert!(ckpt.params[l.w()].iter().all(|x| x.abs() < 1e-6), "each bucket's own weights start at zero");
+    let shared: Vec<i16> = ckpt.params[l.fw()].iter().map(|&x| (x * 255.0).round() as i16).collect();
+    assert_eq!(shared, a.w, "the factoriser holds the starting weights");
+    let (start, before) = (reports[0].val_loss.unwrap(), trained[2].val_loss.unwrap());
+    assert!((start - before).abs() <= 0.02 * before, "{start} vs the starting network's {before}");
+
+    // Refusals: a plain start, a king-bucket start given mirrored inputs, a resumed run.
+    let mut p = tiny_config(&bin, &plain, FeatureSet::Plain, 1);
+    p.val = Some(0.1);
+    quiet(&p).unwrap();
+    grow.init = Some(plain.clone());
+    let e = quiet(&grow).unwrap_err();
+    assert_eq!(e.to_string(), "--features mirrored-kb4 differs from the starting network's feature set plain");
+    grow.init = Some(grown.clone());
+    grow.features = Some(FeatureSet::Mirrored);
+    grow.bucket_decay = None;
+    assert!(matches!(quiet(&grow).unwrap_err(), train::TrainError::FeaturesMismatch { .. }));
+    cfg.resume = Some(cfg.checkpoint.clone());
+    cfg.features = Some(FeatureSet::MirroredKingBuckets);
+    cfg.epochs = 4;
+    let e = quiet(&cfg).unwrap_err();
+    assert_eq!(e.to_string(), "--features mirrored-kb4 differs from the checkpoint's feature set mirrored");
+    for f in [txt, bin, first.clone(), grown.clone(), plain.clone()] {
+        let _ = std::fs::remove_file(&f);
+        let _ = std::fs::remove_file(format!("{f}.ckpt"));
+    }
+}
+
 /// The trainer's features of a record are the engine's features of the same position
 /// (`eval::nnue::for_each_feature`, on which the accumulator's refresh is built), in both
 /// feature sets, for positions with each king on either half.

@@ -113,7 +113,8 @@ pub struct Config {
     pub threads: usize,
     pub resume: Option<String>,
     /// A network file whose weights the run starts from, with fresh optimiser state
-    /// (`--init`; its shape decides the hidden size, buckets and feature set).
+    /// (`--init`; its shape decides the hidden size, buckets and feature set, except that
+    /// a mirrored network may grow king buckets, [`start_from_file`]).
     pub init: Option<String>,
     /// `None`: [`DEFAULT_SEED`], or the checkpoint's when resuming.
     pub seed: Option<u64>,
@@ -234,10 +235,40 @@ fn train_batch(
     workers[..used].iter().map(|w| w.loss).sum()
 }
 
+/// Whether a run may start from a network of feature set `start` with `given`, another
+/// set: only a new run (not a resumed one) from mirrored inputs to mirrored inputs with
+/// king buckets, whose buckets can all start as the starting network (see
+/// [`start_from_file`]).
+fn widens(start: FeatureSet, given: FeatureSet, resuming: bool) -> bool {
+    !resuming && start == FeatureSet::Mirrored && given == FeatureSet::MirroredKingBuckets
+}
+
+/// Sets the parameters of `layout` to the network `q` (the random draw in `params` is
+/// overwritten). With the same feature set, the file's parameters are copied, and with
+/// king buckets they are the buckets' own weights and the factoriser starts at zero. A
+/// mirrored network widened to king buckets ([`widens`]) goes the other way: its feature
+/// weights become the factoriser, shared by every bucket, and each bucket's own weights
+/// start at zero. Either way every bucket's sums are the file's, so the run starts as the
+/// network it was given.
+pub fn start_from_file(params: &mut [f32], layout: Layout, q: &Quantised) {
+    let file = q.to_params();
+    let fl = q.layout;
+    if fl.features == layout.features {
+        params[..file.len()].copy_from_slice(&file);
+        params[file.len()..].fill(0.0);
+    } else {
+        debug_assert!(widens(fl.features, layout.features, false) && fl.n == layout.n && fl.buckets == layout.buckets);
+        params[layout.w()].fill(0.0);
+        params[layout.fw()].copy_from_slice(&file[fl.w()]);
+        params[layout.b().start..layout.ob().end].copy_from_slice(&file[fl.b().start..fl.ob().end]);
+    }
+}
+
 /// Runs the training described by `cfg`; returns the epoch reports of this run.
 pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainError> {
     // 1. The starting state: a checkpoint, a network file's weights, or fresh weights. A
-    // checkpoint or a network fixes the shape, and a flag that contradicts it is refused.
+    // checkpoint or a network fixes the shape, and a flag that contradicts it is refused
+    // (except a mirrored network given king buckets, [`widens`]).
     if cfg.init.is_some() && cfg.resume.is_some() {
         return Err(TrainError::InitAndResume);
     }
@@ -255,7 +286,7 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
         if let Some(b) = cfg.output_buckets.filter(|&b| b != buckets) {
             return Err(TrainError::BucketsMismatch { given: b, start: buckets, from });
         }
-        if let Some(f) = cfg.features.filter(|&f| f != features) {
+        if let Some(f) = cfg.features.filter(|&f| f != features && !widens(features, f, resumed.is_some())) {
             return Err(TrainError::FeaturesMismatch { given: f, start: features, from });
         }
     }
@@ -264,9 +295,13 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
     }
     let (n, buckets, features, seed, val_share) = match (&resumed, start) {
         (Some(c), _) => (c.hidden, c.buckets, c.features, c.seed, c.val_share),
-        (None, Some((hidden, buckets, features, _))) => {
-            (hidden, buckets, features, cfg.seed.unwrap_or(DEFAULT_SEED), cfg.val.unwrap_or(DEFAULT_VAL))
-        }
+        (None, Some((hidden, buckets, features, _))) => (
+            hidden,
+            buckets,
+            cfg.features.unwrap_or(features),
+            cfg.seed.unwrap_or(DEFAULT_SEED),
+            cfg.val.unwrap_or(DEFAULT_VAL),
+        ),
         (None, None) => (
             cfg.hidden.unwrap_or(DEFAULT_HIDDEN),
             cfg.output_buckets.unwrap_or(DEFAULT_OUTPUT_BUCKETS),
@@ -362,12 +397,14 @@ pub fn run(cfg: &Config, out: &mut Output) -> Result<Vec<EpochReport>, TrainErro
             // stream, and with it a later resume of this run, is that of a fresh run.
             let mut p = network::init_params(layout, &mut rng);
             if let Some(q) = &initial {
-                // The file holds no factoriser: its feature weights become the buckets'
-                // own, and the factoriser starts at zero, which gives the same sums.
-                let file = q.to_params();
-                p[..file.len()].copy_from_slice(&file);
-                p[file.len()..].fill(0.0);
+                start_from_file(&mut p, layout, q);
                 (out.line)(&format!("starting from the weights of '{}'", cfg.init.as_deref().unwrap_or("")));
+                if q.layout.features != layout.features {
+                    (out.line)(&format!(
+                        "{} weights shared by the king buckets (the factoriser); each bucket's own start at zero",
+                        q.layout.features
+                    ));
+                }
             }
             let a = AdamW::new(p.len());
             (p, a, 1)
