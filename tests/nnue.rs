@@ -20,7 +20,7 @@ fn embedded_network_is_the_trained_one() {
     let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
     assert_eq!(stored, EMBEDDED_NET_CHECKSUM, "update nets/HISTORY.md and this constant together");
     assert!(*net != *Network::random(PLACEHOLDER_SEED), "the embedded network is not the old random placeholder");
-    assert_eq!(net.feature_set, FeatureSet::Mirrored, "generation 17 has mirrored inputs");
+    assert_eq!(net.feature_set, FeatureSet::Mirrored, "generation 21 has mirrored inputs");
     assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap().to_bytes(), bytes);
 }
 
@@ -43,8 +43,8 @@ fn kept_networks_are_readable() {
     assert!(names.len() > 1 && names.contains(&"default.nnue".to_string()), "{names:?}");
 }
 
-/// FNV-1a checksum of the embedded `nets/default.nnue` (gen17-h256-b8-l0-e20 in `nets/HISTORY.md`).
-const EMBEDDED_NET_CHECKSUM: u64 = 0x0f6e_3e2a_dcab_396c;
+/// FNV-1a checksum of the embedded `nets/default.nnue` (gen21-h256-b8-l0-e40 in `nets/HISTORY.md`).
+const EMBEDDED_NET_CHECKSUM: u64 = 0x6ffd_6fbb_dd13_0638;
 
 /// The bytes of a valid file with header field at `offset` (a u32) set to `value` and the
 /// checksum recomputed, so that only that field is wrong.
