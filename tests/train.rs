@@ -608,6 +608,26 @@ fn tiny_training_run_in(set: FeatureSet) {
     }
 }
 
+/// One epoch on `bin` into `out`, started from the network `init`, at a learning rate too
+/// small to move a weight by a quantisation step; shape flags left to the file.
+fn negligible_run_from(bin: &str, out: &str, init: &str) -> Config {
+    let mut cfg = Config::new(vec![bin.to_string()], out.to_string());
+    cfg.init = Some(init.to_string());
+    cfg.epochs = 1;
+    cfg.batch = 256;
+    cfg.threads = 2;
+    cfg.lr = 1e-9;
+    cfg.val = Some(0.1);
+    cfg
+}
+
+/// Runs `cfg`, keeping the log lines.
+fn run_logged(cfg: &Config) -> (Result<Vec<train::EpochReport>, train::TrainError>, Vec<String>) {
+    let mut out = Vec::new();
+    let r = train::run(cfg, &mut Output { line: &mut |s| out.push(s.to_string()), progress: &mut |_| {} });
+    (r, out)
+}
+
 /// `--init NET`: a run that starts from a network file's weights. With a learning rate too
 /// small to move a weight by a quantisation step, the network it writes is the one it
 /// started from (with king buckets too: the file's sums become the buckets' own weights and
@@ -633,16 +653,9 @@ fn a_run_started_from_a_network_file_continues_from_its_weights() {
         let fresh = quiet(&cfg).unwrap();
 
         // Started from the first network, shape flags left out, at a negligible rate.
-        let mut init = Config::new(vec![bin.clone()], second.clone());
-        init.init = Some(first.clone());
-        init.epochs = 1;
-        init.batch = 256;
-        init.threads = 2;
-        init.lr = 1e-9;
-        init.val = Some(0.1);
-        let mut out = Vec::new();
-        let reports = train::run(&init, &mut Output { line: &mut |s| out.push(s.to_string()), progress: &mut |_| {} })
-            .expect("a run from a network file");
+        let mut init = negligible_run_from(&bin, &second, &first);
+        let (reports, out) = run_logged(&init);
+        let reports = reports.expect("a run from a network file");
         assert!(out.iter().any(|l| l == &format!("starting from the weights of '{first}'")), "{out:?}");
         assert!(out.iter().any(|l| l.contains(&format!("{set} features"))), "{out:?}");
         let (a, b) = (std::fs::read(&first).unwrap(), std::fs::read(&second).unwrap());
@@ -707,18 +720,11 @@ fn a_mirrored_network_grows_king_buckets_that_start_as_it() {
     cfg.val = Some(0.1);
     let trained = quiet(&cfg).unwrap();
 
-    let mut grow = Config::new(vec![bin.clone()], grown.clone());
-    grow.init = Some(first.clone());
+    let mut grow = negligible_run_from(&bin, &grown, &first);
     grow.features = Some(FeatureSet::MirroredKingBuckets);
     grow.bucket_decay = Some(0.1);
-    grow.epochs = 1;
-    grow.batch = 256;
-    grow.threads = 2;
-    grow.lr = 1e-9;
-    grow.val = Some(0.1);
-    let mut out = Vec::new();
-    let reports = train::run(&grow, &mut Output { line: &mut |s| out.push(s.to_string()), progress: &mut |_| {} })
-        .expect("a mirrored network grown to king buckets");
+    let (reports, out) = run_logged(&grow);
+    let reports = reports.expect("a mirrored network grown to king buckets");
     assert!(
         out.iter()
             .any(|l| l
