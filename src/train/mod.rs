@@ -114,7 +114,7 @@ pub struct Config {
     pub resume: Option<String>,
     /// A network file whose weights the run starts from, with fresh optimiser state
     /// (`--init`; its shape decides the hidden size, buckets and feature set, except that
-    /// a mirrored network may grow king buckets, [`start_from_file`]).
+    /// a mirrored network may grow king buckets).
     pub init: Option<String>,
     /// `None`: [`DEFAULT_SEED`], or the checkpoint's when resuming.
     pub seed: Option<u64>,
@@ -250,7 +250,7 @@ fn widens(start: FeatureSet, given: FeatureSet, resuming: bool) -> bool {
 /// weights become the factoriser, shared by every bucket, and each bucket's own weights
 /// start at zero. Either way every bucket's sums are the file's, so the run starts as the
 /// network it was given.
-pub fn start_from_file(params: &mut [f32], layout: Layout, q: &Quantised) {
+fn start_from_file(params: &mut [f32], layout: Layout, q: &Quantised) {
     let file = q.to_params();
     let fl = q.layout;
     if fl.features == layout.features {
