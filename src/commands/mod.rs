@@ -2,8 +2,8 @@
 //! `horizon bench`, ...). `src/main.rs` hands the arguments to [`run`].
 //!
 //! # Layout
-//! - One file per subcommand ([`perft`], [`perft_suite`], [`perft_diff`], [`bench`], [`see`],
-//!   [`epd`], [`datagen`], [`tune`], [`tb`], [`genfens`], [`pgn_convert`], [`convert`],
+//! - One file per subcommand ([`perft`], [`perft_suite`], [`perft_diff`], [`bench`](mod@bench),
+//!   [`see`], [`epd`], [`datagen`], [`tune`], [`tb`], [`genfens`], [`pgn_convert`], [`convert`],
 //!   [`train`], [`net_loss`], [`wdl_fit`], [`tunables`]). Each reads its arguments, calls the
 //!   library with typed values (e.g. `crate::data::datagen::Config`), and turns the library's
 //!   typed error into a [`Failure`]. Nothing outside this folder imports it: libraries never

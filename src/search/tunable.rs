@@ -1,6 +1,6 @@
 //! Search parameters that SPSA may tune (`scripts/spsa.py`, OpenBench's SPSA).
 //!
-//! Each is a [`Tunable`] declared with [`tunables!`] in [`super::params`]: a name, a default,
+//! Each is a [`Tunable`] declared with `tunables!` in [`super::params`]: a name, a default,
 //! a range and SPSA's final step. In a normal build `get()` returns the default, a constant
 //! the compiler folds into the code, so the search is exactly what it is with plain
 //! constants. Built with `--features spsa`, each value lives in an atomic that the UCI option

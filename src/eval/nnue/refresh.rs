@@ -1,8 +1,9 @@
 //! Refreshing one perspective of an accumulator for a given placement of the pieces, from
 //! the last accumulator computed for the same view rather than from scratch.
 //!
-//! A mirrored network ([`FeatureSet::Mirrored`]) recomputes a perspective whenever its king
-//! crosses the d/e line, and one with king buckets whenever its king enters another bucket:
+//! A mirrored network ([`FeatureSet::Mirrored`](super::features::FeatureSet::Mirrored))
+//! recomputes a perspective whenever its king crosses the d/e line, and one with king buckets
+//! whenever its king enters another bucket:
 //! whenever the perspective's [`View`] changes. From scratch that is the bias plus one column
 //! per piece (up to 32). Between two such king moves of one search few pieces move, so the
 //! [`RefreshCache`] keeps, per perspective and per view (king bucket and mirroring), the
