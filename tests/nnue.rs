@@ -20,31 +20,49 @@ fn embedded_network_is_the_trained_one() {
     let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
     assert_eq!(stored, EMBEDDED_NET_CHECKSUM, "update nets/HISTORY.md and this constant together");
     assert!(*net != *Network::random(PLACEHOLDER_SEED), "the embedded network is not the old random placeholder");
-    assert_eq!(net.feature_set, FeatureSet::Mirrored, "generation 21 has mirrored inputs");
+    assert_eq!(net.feature_set, FeatureSet::Mirrored, "generation 24 has mirrored inputs");
     assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap().to_bytes(), bytes);
 }
 
 /// Every network file kept in `src/eval/nnue/nets/` (the embedded one and those whose
-/// self-play makes the next data, `datagen --evalfile`) is one this build reads.
+/// self-play makes the next data, `datagen --evalfile`) is whole and valid. One of this
+/// build's hidden size reads and round-trips; one of another size (the networks before
+/// generation 24 have 256, for a build with `HIDDEN` 256) is refused with the size message
+/// naming both sizes, and nothing else is wrong with it.
 #[test]
 fn kept_networks_are_readable() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/nnue/nets");
-    let mut names = Vec::new();
+    let (mut names, mut other_size) = (Vec::new(), 0);
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "nnue") {
             let bytes = std::fs::read(&path).unwrap();
-            let net = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            assert_eq!(net.to_bytes(), bytes, "{} does not round-trip", path.display());
+            let shape = network::Shape::of_file(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if shape.hidden == HIDDEN {
+                let net = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                assert_eq!(net.to_bytes(), bytes, "{} does not round-trip", path.display());
+            } else {
+                let err = Network::from_bytes(&bytes).expect_err("another hidden size must be refused");
+                assert_eq!(err, NetworkError::HiddenSizeMismatch { found: shape.hidden as u32 }, "{}", path.display());
+                assert_eq!(
+                    err.to_string(),
+                    format!(
+                        "network file: hidden size mismatch (file has {}, this build supports {HIDDEN})",
+                        shape.hidden
+                    )
+                );
+                other_size += 1;
+            }
             names.push(path.file_name().unwrap().to_string_lossy().into_owned());
         }
     }
     names.sort();
     assert!(names.len() > 1 && names.contains(&"default.nnue".to_string()), "{names:?}");
+    assert!(other_size < names.len(), "the embedded network has this build's size");
 }
 
-/// FNV-1a checksum of the embedded `nets/default.nnue` (gen21-h256-b8-l0-e40 in `nets/HISTORY.md`).
-const EMBEDDED_NET_CHECKSUM: u64 = 0x6ffd_6fbb_dd13_0638;
+/// FNV-1a checksum of the embedded `nets/default.nnue` (gen24-h384-b8-l0-e40 in `nets/HISTORY.md`).
+const EMBEDDED_NET_CHECKSUM: u64 = 0xe3f8_0617_0baa_18a2;
 
 /// The bytes of a valid file with header field at `offset` (a u32) set to `value` and the
 /// checksum recomputed, so that only that field is wrong.
@@ -862,7 +880,7 @@ fn search_walk(s: &mut horizon::search::Searcher) {
 use horizon::eval::nnue::network::{Column, OutputWeights, MAX_OUTPUT_WEIGHT_SUM};
 
 /// The `i`-th of `lanes` magnitudes that sum to exactly the bound (as even as can be: at
-/// `HIDDEN` = 256 and 512 lanes, 65 on the first 257 and 64 on the others).
+/// `HIDDEN` = 384 and 768 lanes, 44 on the first and 43 on the others).
 fn at_the_bound(i: usize, lanes: usize) -> i16 {
     let (base, rest) = (MAX_OUTPUT_WEIGHT_SUM as usize / lanes, MAX_OUTPUT_WEIGHT_SUM as usize % lanes);
     (base + usize::from(i < rest)) as i16

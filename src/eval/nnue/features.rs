@@ -13,7 +13,7 @@ pub const MAX_KING_BUCKETS: usize = 4;
 pub const MAX_INPUTS: usize = INPUTS * MAX_KING_BUCKETS;
 /// Hidden neurons per perspective. Fixed at compile time (see `network` for why): a file
 /// with another hidden size is refused with a message naming both sizes.
-pub const HIDDEN: usize = 256;
+pub const HIDDEN: usize = 384;
 /// Quantisation of the first layer (weights and biases are `round(x * QA)`; the activation
 /// clips the accumulator to `0..=QA`).
 pub const QA: i32 = 255;

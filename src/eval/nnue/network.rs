@@ -34,9 +34,9 @@
 //!
 //! # Why the hidden size is a compile-time constant
 //! With `HIDDEN` fixed the network is one `#[repr(C)]` struct of plain arrays, each weight
-//! column and each accumulator exactly 256 bytes at 64-byte alignment, and an accumulator is
-//! an inline array on the search's stack: the SIMD loops run a fixed number of iterations
-//! (fully unrolled, the whole accumulator of one perspective in eight AVX2 registers) and
+//! column and each accumulator exactly `2 · HIDDEN` bytes at 64-byte alignment, and an
+//! accumulator is an inline array on the search's stack: the SIMD loops run a fixed number of
+//! iterations (at 384, one perspective is 24 AVX2 registers or 12 AVX-512 ones) and
 //! there is no indirection through a heap slice per node. Supporting N at run time would
 //! cost those for a flexibility one rebuild (change `HIDDEN`) gives. A valid file with
 //! another N is refused with a message naming both sizes.
