@@ -44,13 +44,6 @@ fn kept_networks_are_readable() {
             } else {
                 let err = Network::from_bytes(&bytes).expect_err("another hidden size must be refused");
                 assert_eq!(err, NetworkError::HiddenSizeMismatch { found: shape.hidden as u32 }, "{}", path.display());
-                assert_eq!(
-                    err.to_string(),
-                    format!(
-                        "network file: hidden size mismatch (file has {}, this build supports {HIDDEN})",
-                        shape.hidden
-                    )
-                );
                 other_size += 1;
             }
             names.push(path.file_name().unwrap().to_string_lossy().into_owned());
