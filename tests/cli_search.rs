@@ -87,6 +87,22 @@ fn epd_command_counts_solved() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(last_line(&o), "3 solved of 4", "{}", stdout(&o));
     assert!(stdout(&o).contains("miss wrong"), "{}", stdout(&o));
+    // With --times each solved position gets a line (its answer, depth and time), misses get
+    // none, and a summary comes just before the count.
+    let o = horizon(&["epd", p, "--depth", "3", "--times"]);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 6, "{out}");
+    assert!(lines[0].starts_with("solved hang: Rxc4 at depth "), "{out}");
+    assert!(lines[1].starts_with("solved backrank: Ra8# at depth "), "{out}");
+    assert!(lines[2].starts_with("solved poison: "), "{out}");
+    assert!(lines[3].starts_with("miss wrong: played Ra8#"), "{out}");
+    assert!(lines[4].starts_with("solve time: ") && lines[4].ends_with(" s a solved position"), "{out}");
+    assert_eq!(lines[5], "3 solved of 4");
+    for l in &lines[..3] {
+        let secs = l.rsplit(", ").next().unwrap().strip_suffix(" s").unwrap();
+        assert!(secs.parse::<f64>().is_ok(), "{l}");
+    }
     // The shared horizon suite at depth 3.
     let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/horizon.epd");
     let o = horizon(&["epd", suite, "--depth", "3"]);
