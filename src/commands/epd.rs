@@ -110,6 +110,8 @@ fn run(argv: &[String]) -> Outcome {
         let started = Instant::now();
         let mut clock = SolveClock { right: &right, found: None };
         let r = searcher.search(&rec.board, limits, &mut clock);
+        let mut b = rec.board.clone();
+        let played = crate::san::to_san(&mut b, r.best);
         if right(r.best) {
             solved += 1;
             shown.0.store(solved, Ordering::Relaxed);
@@ -117,13 +119,9 @@ fn run(argv: &[String]) -> Outcome {
                 // A right move the reports never showed last was found as the search ended.
                 let (t, d) = clock.found.unwrap_or((started.elapsed(), r.depth));
                 solve_time += t;
-                let mut b = rec.board.clone();
-                let san = crate::san::to_san(&mut b, r.best);
-                say!("solved {}: {san} at depth {d}, {:.3} s", name(&rec.id, lineno), t.as_secs_f64());
+                say!("solved {}: {played} at depth {d}, {:.3} s", name(&rec.id, lineno), t.as_secs_f64());
             }
         } else {
-            let mut b = rec.board.clone();
-            let played = crate::san::to_san(&mut b, r.best);
             let want: Vec<String> = rec.bm.iter().map(|&m| crate::san::to_san(&mut b, m)).collect();
             let avoid: Vec<String> = rec.am.iter().map(|&m| crate::san::to_san(&mut b, m)).collect();
             say!(
