@@ -240,6 +240,12 @@ fn tool_errors_are_typed_and_one_line() {
             "'n' is not a number",
         ),
         ("genfens 5 seed 1 book None plies 9-8", RequestError::EmptyPlies("9-8".into()), "is empty"),
+        ("genfens 5 seed 1 book None min-margin 300", RequestError::EmptyMargins(300, 200), "no score fits"),
+        (
+            "genfens 5 seed 1 book None nodes 0 min-margin 50",
+            RequestError::MinMarginWithoutSearch,
+            "needs the checking search",
+        ),
     ] {
         let e = line.parse::<Request>().expect_err(line);
         assert_eq!(e, want, "{line}");
@@ -250,7 +256,14 @@ fn tool_errors_are_typed_and_one_line() {
     let e = generate(&request).unwrap_err();
     assert!(matches!(e, GenfensError::Book(_)), "{e:?}");
     one_line(&e, "cannot read book");
-    one_line(&GenfensError::NoPosition { source: "the start position".into(), margin: 5 }, "no usable position");
+    one_line(
+        &GenfensError::NoPosition { source: "the start position".into(), min_margin: 0, margin: 5 },
+        "scored beyond 5 cp",
+    );
+    one_line(
+        &GenfensError::NoPosition { source: "the start position".into(), min_margin: 80, margin: 150 },
+        "outside 80 to 150 cp",
+    );
     one_line(&GenfensError::ThreadFailed, "generator thread failed");
 
     // fastchess move comments.

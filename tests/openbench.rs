@@ -93,6 +93,38 @@ fn genfens_is_reproducible_legal_and_exact_in_count() {
     }
 }
 
+/// The score of a fresh `nodes`-node search of `fen`, as genfens's checking search runs it
+/// (empty hash table and histories).
+fn fresh_score(fen: &str, nodes: u64) -> i32 {
+    use horizon::search::time::Clock;
+    use horizon::search::tt::TranspositionTable;
+    use horizon::search::{Control, Limits, Searcher, Silent};
+    use std::sync::Arc;
+    let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
+    let mut searcher = Searcher::new(tt, Arc::new(Control::default()));
+    let limits = Limits { nodes: Some(nodes), multipv: 1, clock: Clock::default(), ..Limits::default() };
+    searcher.search(&Board::from_fen(fen).unwrap(), limits, &mut Silent).score
+}
+
+#[test]
+fn genfens_min_margin_gives_unbalanced_positions() {
+    let window = "min-margin 60 margin 160 nodes 3000";
+    let fens = generate(&request(&format!("genfens 6 seed 9 book None {window}"))).unwrap();
+    assert_eq!(fens.len(), 6);
+    for fen in &fens {
+        check_fen(fen);
+        let s = fresh_score(fen, 3000).abs();
+        assert!((60..=160).contains(&s), "'{fen}' scores {s}, outside 60 to 160");
+    }
+    // Without the floor the same seed keeps near-level positions the window rejects.
+    let level = generate(&request("genfens 6 seed 9 book None margin 160 nodes 3000")).unwrap();
+    assert!(level.iter().any(|f| fresh_score(f, 3000).abs() < 60), "no level position among {level:?}");
+    // A window no candidate reaches ends with one line, not a hang.
+    let e = generate(&request("genfens 1 seed 1 book None plies 0 min-margin 500 margin 600")).unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.contains("outside 500 to 600 cp") && !msg.contains('\n'), "{msg}");
+}
+
 #[test]
 fn genfens_uses_the_book() {
     let book = temp_path("book.epd");

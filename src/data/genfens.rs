@@ -42,6 +42,9 @@
 //!   [`MAX_PLIES`].
 //! - `nodes N`: the node budget of the checking search (0 turns the check off).
 //! - `margin CP`: the largest score (centipawns, either side) a position may have.
+//! - `min-margin CP`: the smallest score (centipawns, either side) a position must have
+//!   (default 0). With it the positions are unbalanced: one side stands better by between
+//!   `min-margin` and `margin`, as in the books match runners use to cut the draw rate.
 //!
 //! Anything else is an error, so a mistyped option is noticed instead of ignored.
 
@@ -68,6 +71,10 @@ pub const DEFAULT_VERIFY_NODES: u64 = 5000;
 pub const MAX_VERIFY_NODES: u64 = 10_000_000;
 /// A candidate whose checking search scores beyond this (centipawns, either side) is redrawn.
 pub const DEFAULT_MARGIN: i32 = 200;
+/// A candidate whose checking search scores closer to 0 than this is redrawn (0: none is).
+pub const DEFAULT_MIN_MARGIN: i32 = 0;
+/// The largest margin a request may set: beyond it every score is a mate or a tablebase win.
+pub const MAX_MARGIN: i32 = 30_000;
 /// The most positions one request may ask for.
 pub const MAX_COUNT: u64 = 10_000_000;
 /// Candidates drawn for one position before the run gives up with an error.
@@ -96,8 +103,10 @@ pub struct Request {
     pub plies: Option<PlyRange>,
     /// Node budget of the checking search (0: no check).
     pub nodes: u64,
-    /// Largest accepted score of the checking search, in centipawns.
+    /// Largest accepted score of the checking search, in centipawns (either side).
     pub margin: i32,
+    /// Smallest accepted score of the checking search, in centipawns (either side).
+    pub min_margin: i32,
 }
 
 impl Request {
@@ -107,7 +116,7 @@ impl Request {
     }
 }
 
-const USAGE: &str = "genfens N seed S book <None|FILE> [plies A[-B]] [nodes N] [margin CP]";
+const USAGE: &str = "genfens N seed S book <None|FILE> [plies A[-B]] [nodes N] [margin CP] [min-margin CP]";
 
 /// Why a `genfens` request could not be read. Each prints as one line starting `genfens: `.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,6 +141,10 @@ pub enum RequestError {
     },
     /// A ply range `A-B` with `A > B`.
     EmptyPlies(String),
+    /// `min-margin` above `margin` (min-margin, margin).
+    EmptyMargins(i32, i32),
+    /// `min-margin` above 0 with the checking search off (`nodes 0`).
+    MinMarginWithoutSearch,
 }
 
 impl fmt::Display for RequestError {
@@ -147,6 +160,12 @@ impl fmt::Display for RequestError {
             }
             RequestError::NotANumber { what, value } => write!(f, "genfens: {what} '{value}' is not a number"),
             RequestError::EmptyPlies(v) => write!(f, "genfens: plies range '{v}' is empty"),
+            RequestError::EmptyMargins(min, max) => {
+                write!(f, "genfens: min-margin {min} is above margin {max}: no score fits")
+            }
+            RequestError::MinMarginWithoutSearch => {
+                write!(f, "genfens: min-margin needs the checking search (nodes above 0)")
+            }
         }
     }
 }
@@ -160,9 +179,9 @@ pub enum GenfensError {
     Book(BookError),
     /// The checking search's hash table could not be allocated.
     Hash(HashAllocError),
-    /// [`MAX_TRIES`] candidates in a row were finished or decided (where they came from:
-    /// `book 'FILE'` or `the start position`; the margin).
-    NoPosition { source: String, margin: i32 },
+    /// [`MAX_TRIES`] candidates in a row were finished or scored outside the window (where
+    /// they came from: `book 'FILE'` or `the start position`; the window's bounds).
+    NoPosition { source: String, min_margin: i32, margin: i32 },
     /// The generator thread could not be started.
     Thread(std::io::Error),
     /// The generator thread stopped abnormally.
@@ -174,9 +193,13 @@ impl fmt::Display for GenfensError {
         match self {
             GenfensError::Book(e) => write!(f, "{e}"),
             GenfensError::Hash(e) => write!(f, "{e}"),
-            GenfensError::NoPosition { source, margin } => write!(
+            GenfensError::NoPosition { source, min_margin: 0, margin } => write!(
                 f,
                 "genfens: no usable position from {source} in {MAX_TRIES} tries (every one was finished or scored beyond {margin} cp)"
+            ),
+            GenfensError::NoPosition { source, min_margin, margin } => write!(
+                f,
+                "genfens: no usable position from {source} in {MAX_TRIES} tries (every one was finished or scored outside {min_margin} to {margin} cp, either side)"
             ),
             GenfensError::Thread(e) => write!(f, "genfens: cannot start a thread: {e}"),
             GenfensError::ThreadFailed => write!(f, "genfens: the generator thread failed"),
@@ -228,8 +251,15 @@ impl std::str::FromStr for Request {
             return Err(RequestError::MissingCount);
         };
         let count = number("N", n, 1, MAX_COUNT)?;
-        let mut req =
-            Request { count, seed: 0, book: None, plies: None, nodes: DEFAULT_VERIFY_NODES, margin: DEFAULT_MARGIN };
+        let mut req = Request {
+            count,
+            seed: 0,
+            book: None,
+            plies: None,
+            nodes: DEFAULT_VERIFY_NODES,
+            margin: DEFAULT_MARGIN,
+            min_margin: DEFAULT_MIN_MARGIN,
+        };
         let (mut seed, mut book) = (None, None);
         let mut i = 1;
         while i < toks.len() {
@@ -240,13 +270,20 @@ impl std::str::FromStr for Request {
                 "book" => book = Some(if v.eq_ignore_ascii_case("none") { None } else { Some(v.to_string()) }),
                 "plies" => req.plies = Some(ply_range(v)?),
                 "nodes" => req.nodes = number("nodes", v, 0, MAX_VERIFY_NODES)?,
-                "margin" => req.margin = number("margin", v, 0, 30_000)?,
+                "margin" => req.margin = number("margin", v, 0, MAX_MARGIN)?,
+                "min-margin" => req.min_margin = number("min-margin", v, 0, MAX_MARGIN)?,
                 other => return Err(RequestError::UnknownOption(other.to_string())),
             }
             i += 2;
         }
         req.seed = seed.ok_or(RequestError::MissingSeed)?;
         req.book = book.ok_or(RequestError::MissingBook)?;
+        if req.min_margin > req.margin {
+            return Err(RequestError::EmptyMargins(req.min_margin, req.margin));
+        }
+        if req.min_margin > 0 && req.nodes == 0 {
+            return Err(RequestError::MinMarginWithoutSearch);
+        }
         Ok(req)
     }
 }
@@ -296,8 +333,9 @@ impl Generator {
         Some(board)
     }
 
-    /// Is `board` balanced enough: a fresh search scores it within the margin?
-    fn balanced(&mut self, board: &Board) -> bool {
+    /// Does a fresh search score `board` inside the window: at most `margin` and at least
+    /// `min_margin`, for either side?
+    fn in_window(&mut self, board: &Board) -> bool {
         if self.request.nodes == 0 {
             return true;
         }
@@ -306,14 +344,14 @@ impl Generator {
         let limits =
             Limits { nodes: Some(self.request.nodes), multipv: 1, clock: Clock::default(), ..Limits::default() };
         let r = self.searcher.search(board, limits, &mut Silent);
-        r.score.abs() <= self.request.margin
+        (self.request.min_margin..=self.request.margin).contains(&r.score.abs())
     }
 
     /// The next position's FEN (six fields), or an error after [`MAX_TRIES`] candidates.
     pub fn next_fen(&mut self) -> Result<String, GenfensError> {
         for _ in 0..MAX_TRIES {
             let Some(board) = self.candidate() else { continue };
-            if finished(&board) || !self.balanced(&board) {
+            if finished(&board) || !self.in_window(&board) {
                 continue;
             }
             return Ok(board.to_fen());
@@ -322,7 +360,7 @@ impl Generator {
             Some(p) => format!("book '{p}'"),
             None => "the start position".to_string(),
         };
-        Err(GenfensError::NoPosition { source, margin: self.request.margin })
+        Err(GenfensError::NoPosition { source, min_margin: self.request.min_margin, margin: self.request.margin })
     }
 
     /// Generates every position, handing each FEN to `emit`. Stops early (without an error)
@@ -376,7 +414,8 @@ mod tests {
                 book: None,
                 plies: None,
                 nodes: DEFAULT_VERIFY_NODES,
-                margin: DEFAULT_MARGIN
+                margin: DEFAULT_MARGIN,
+                min_margin: 0
             }
         );
         assert_eq!(r.ply_range(), DEFAULT_PLIES);
@@ -384,7 +423,9 @@ mod tests {
         assert_eq!(r.seed, u64::MAX);
         assert_eq!(r.book.as_deref(), Some("b.epd"));
         assert_eq!(r.ply_range(), PlyRange { min: 4, max: 6 });
-        assert_eq!((r.nodes, r.margin), (0, 90));
+        assert_eq!((r.nodes, r.margin, r.min_margin), (0, 90, 0));
+        let r: Request = "genfens 3 seed 2 book None min-margin 80 margin 150".parse().unwrap();
+        assert_eq!((r.min_margin, r.margin), (80, 150));
         let r: Request = "genfens 3 seed 2 book x.epd".parse().unwrap();
         assert_eq!(r.ply_range(), DEFAULT_BOOK_PLIES);
         for bad in [
@@ -399,6 +440,10 @@ mod tests {
             "genfens 5 seed 1 book None plies 9-8",
             "genfens 5 seed 1 book None plies 999",
             "genfens 5 seed 1 book None colour white",
+            "genfens 5 seed 1 book None min-margin 300",
+            "genfens 5 seed 1 book None min-margin 50 nodes 0",
+            "genfens 5 seed 1 book None min-margin -5",
+            "genfens 5 seed 1 book None min-margin",
         ] {
             let e = bad.parse::<Request>().unwrap_err().to_string();
             assert!(e.starts_with("genfens: ") && !e.contains('\n'), "{bad}: {e}");
