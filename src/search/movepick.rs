@@ -3,7 +3,8 @@
 //!
 //! Order: hash move; captures and queen promotions that do not lose material (SEE >= 0),
 //! by MVV/LVA; the two killers; the counter-move; the other quiets by butterfly plus
-//! continuation history; losing captures and under-promotions last.
+//! continuation history; losing captures and under-promotions last. Once the search starts
+//! pruning quiet moves at a node, the quiets left are cut down to those that give check.
 
 use super::history::{piece_index, ContKeys, History};
 use crate::board::Board;
@@ -67,6 +68,10 @@ pub struct MovePicker {
     quiescence: bool,
     /// The earlier moves whose continuation history scores the quiets.
     cont: ContKeys,
+    /// End of the quiet moves still to pick (the list's end until quiets are cut down).
+    quiets_end: usize,
+    /// Set by [`MovePicker::checks_only`]: of the quiets, only those giving check are left.
+    checks_only: bool,
 }
 
 impl MovePicker {
@@ -109,6 +114,8 @@ impl MovePicker {
             bad_next: 0,
             quiescence,
             cont,
+            quiets_end: MAX_MOVES,
+            checks_only: false,
         }
     }
 
@@ -140,6 +147,32 @@ impl MovePicker {
     fn swap(&mut self, a: usize, b: usize) {
         self.list.as_mut_slice().swap(a, b);
         self.scores.swap(a, b);
+    }
+
+    /// From now on hand out only the quiet moves that give check (and the losing captures
+    /// after them): the search prunes every other quiet once late-move or futility pruning
+    /// has started at a node, so they need neither scoring nor picking.
+    pub fn checks_only(&mut self, board: &Board) {
+        if self.checks_only {
+            return;
+        }
+        self.checks_only = true;
+        if self.stage == Stage::Quiets {
+            self.keep_quiet_checks(board);
+        }
+    }
+
+    /// Moves the quiet moves that give check to the front of `next..quiets_end`, in their
+    /// present order, and ends the quiets after them.
+    fn keep_quiet_checks(&mut self, board: &Board) {
+        let mut end = self.next;
+        for i in self.next..self.quiets_end {
+            if board.gives_check(self.list[i]) {
+                self.swap(end, i);
+                end += 1;
+            }
+        }
+        self.quiets_end = end;
     }
 
     /// The next move with its ordering score (see the score constants).
@@ -222,19 +255,23 @@ impl MovePicker {
                     self.stage = Stage::InitQuiets;
                 }
                 Stage::InitQuiets => {
+                    self.quiets_end = self.list.len();
+                    if self.checks_only {
+                        self.keep_quiet_checks(board);
+                    }
                     let side = board.side_to_move();
-                    for i in self.next..self.list.len() {
+                    for i in self.next..self.quiets_end {
                         let m = self.list[i];
                         self.scores[i] = history.quiet_score(side, m, piece_index(board, m), &self.cont);
                     }
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if self.next >= self.list.len() {
+                    if self.next >= self.quiets_end {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    let b = self.best_in(self.next, self.list.len());
+                    let b = self.best_in(self.next, self.quiets_end);
                     self.swap(self.next, b);
                     let r = (self.list[self.next], self.scores[self.next]);
                     self.next += 1;
@@ -266,4 +303,80 @@ pub fn is_bad_capture_score(score: i32) -> bool {
 #[inline(always)]
 pub fn is_refutation_score(score: i32) -> bool {
     (COUNTER..=KILLER_1).contains(&score)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// White has captures that win (Nxa4, Rxa4, Qxa4), two that lose (Nxd5, Qxd5), one quiet
+    /// check (Qh5+) and many quiet moves that give none.
+    const FEN: &str = "4k3/8/4p3/3p4/np6/2N5/8/R2QK3 w - - 0 1";
+
+    fn picker(board: &Board, history: &History) -> MovePicker {
+        MovePicker::new(board, Move::NULL, history, 0, Move::NULL, [None; 2])
+    }
+
+    fn quiet_checks(board: &Board) -> Vec<Move> {
+        let mut v: Vec<Move> =
+            board.legal_moves().iter().copied().filter(|&m| !is_tactical(board, m) && board.gives_check(m)).collect();
+        v.sort_by_key(|m| (m.from().index(), m.to().index()));
+        v
+    }
+
+    /// Cut down in the middle of the quiets: the quiets after it all give check, no quiet
+    /// check is lost, and the losing captures still come last.
+    #[test]
+    fn checks_only_keeps_every_quiet_check_and_the_losing_captures() {
+        let board = Board::from_fen(FEN).unwrap();
+        let history = History::default();
+        let mut p = picker(&board, &history);
+        let mut seen = Vec::new();
+        let mut cut = false;
+        while let Some((m, order)) = p.next(&board, &history) {
+            let quiet = !is_tactical(&board, m);
+            if quiet && !cut {
+                // The first quiet is handed out as usual; everything after the cut is checked.
+                p.checks_only(&board);
+                cut = true;
+            } else if quiet {
+                assert!(board.gives_check(m), "a quiet move without check after the cut");
+            }
+            seen.push((m, order));
+        }
+        assert!(cut, "the position has quiet moves");
+        let all = board.legal_moves().len();
+        assert!(seen.len() < all, "nothing was dropped: {} of {all}", seen.len());
+        let first_quiet = seen.iter().position(|&(m, _)| !is_tactical(&board, m)).unwrap();
+        let mut checks: Vec<Move> = seen[first_quiet + 1..]
+            .iter()
+            .map(|&(m, _)| m)
+            .chain(std::iter::once(seen[first_quiet].0).filter(|&m| board.gives_check(m)))
+            .filter(|&m| !is_tactical(&board, m))
+            .collect();
+        checks.sort_by_key(|m| (m.from().index(), m.to().index()));
+        assert_eq!(checks, quiet_checks(&board));
+        let bad: Vec<_> = seen.iter().filter(|&&(_, o)| is_bad_capture_score(o)).collect();
+        assert_eq!(bad.len(), 2, "Nxd5 and Qxd5 lose material");
+        assert!(seen.iter().rev().take(2).all(|&(_, o)| is_bad_capture_score(o)), "losing captures last");
+    }
+
+    /// Cut down before the quiets are reached (as when a killer is pruned): of the quiets,
+    /// only the checks follow.
+    #[test]
+    fn checks_only_before_the_quiets_hands_out_only_quiet_checks() {
+        let board = Board::from_fen(FEN).unwrap();
+        let history = History::default();
+        let mut p = picker(&board, &history);
+        let (first, order) = p.next(&board, &history).unwrap();
+        assert!(is_tactical(&board, first) && !is_bad_capture_score(order), "a winning capture comes first");
+        p.checks_only(&board);
+        let rest: Vec<Move> = std::iter::from_fn(|| p.next(&board, &history)).map(|(m, _)| m).collect();
+        let mut quiets: Vec<Move> = rest.iter().copied().filter(|&m| !is_tactical(&board, m)).collect();
+        quiets.sort_by_key(|m| (m.from().index(), m.to().index()));
+        assert!(!quiets.is_empty(), "Qh5+");
+        assert_eq!(quiets, quiet_checks(&board));
+        let tactical = board.legal_moves().iter().filter(|&&m| is_tactical(&board, m)).count();
+        assert_eq!(rest.len(), quiets.len() + tactical - 1, "every capture is still handed out");
+    }
 }

@@ -268,12 +268,16 @@ impl Searcher {
                     let late = !pv_node && !in_check && depth <= LMP_DEPTH && n_quiets as i32 >= lmp_limit;
                     // Futility: a quiet move cannot lift a hopeless eval above alpha.
                     let futility_value = eval + FUTILITY_BASE.get() + FUTILITY_MARGIN.get() * depth;
-                    let futile =
-                        !in_check && depth <= FUTILITY_DEPTH && futility_value <= alpha && !is_refutation_score(order);
+                    let futile_node = !in_check && depth <= FUTILITY_DEPTH && futility_value <= alpha;
+                    let futile = futile_node && !is_refutation_score(order);
                     // Quiet checks are kept: they may mate, which the static eval cannot see.
                     if (late || futile) && !self.board.gives_check(m) {
-                        if futile {
-                            // Fail soft with what the skipped move might have scored.
+                        // Every later quiet that gives no check is pruned too (`n_quiets` and
+                        // alpha only grow, and the killers and counter-move come first), so
+                        // the picker drops them unseen.
+                        picker.checks_only(&self.board);
+                        if futile_node {
+                            // Fail soft with what the skipped moves might have scored.
                             best_score = best_score.max(futility_value);
                         }
                         continue;
