@@ -462,6 +462,16 @@ impl Board {
     }
 }
 
+/// What [`Board::gives_check_with`] needs to answer for many moves of one position: the
+/// squares from which each piece type would attack the opponent's king, and our pieces
+/// that alone stand between that king and one of our sliders.
+pub struct CheckInfo {
+    /// Indexed by `Piece::index()`; the king's entry stays empty (a king gives no check).
+    squares: [Bitboard; 6],
+    discoverers: Bitboard,
+    king: Square,
+}
+
 impl Board {
     /// Whether the legal move `m` gives check, worked out without playing it: the moved
     /// piece's attacks from its new square, and sliders revealed behind the squares it left
@@ -504,5 +514,47 @@ impl Board {
         let bq = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & ours;
         let rq = (self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & ours;
         (tables::bishop_attacks(k, occ) & bq).any() || (tables::rook_attacks(k, occ) & rq).any()
+    }
+
+    /// The [`CheckInfo`] of this position, for the side to move.
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.side_to_move();
+        let king = self.king_sq(us.flip());
+        let occ = self.occupied();
+        let ours = self.color(us);
+        let bishop = tables::bishop_attacks(king, occ);
+        let rook = tables::rook_attacks(king, occ);
+        let mut squares = [Bitboard::EMPTY; 6];
+        squares[Piece::Pawn.index()] = tables::pawn_attacks(us.flip(), king);
+        squares[Piece::Knight.index()] = tables::knight_attacks(king);
+        squares[Piece::Bishop.index()] = bishop;
+        squares[Piece::Rook.index()] = rook;
+        squares[Piece::Queen.index()] = bishop | rook;
+        let bq = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & ours;
+        let rq = (self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & ours;
+        let snipers = (tables::bishop_rays(king) & bq) | (tables::rook_rays(king) & rq);
+        let mut discoverers = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(king, s) & occ;
+            if b.any() && !b.several() && (b & ours).any() {
+                discoverers |= b;
+            }
+        }
+        CheckInfo { squares, discoverers, king }
+    }
+
+    /// [`Board::gives_check`], answered from `info` (this position's [`CheckInfo`]) for a
+    /// plain move or capture; castling, promotions and en passant take the full path. A
+    /// slider's check squares are read with the piece still on its origin: that can only
+    /// matter when the piece moves away from the king along the line between them, and then
+    /// it would already be giving check, which the side to move cannot.
+    #[inline]
+    pub fn gives_check_with(&self, info: &CheckInfo, m: Move) -> bool {
+        if m.kind() != MoveKind::Normal {
+            return self.gives_check(m);
+        }
+        let (from, to) = (m.from(), m.to());
+        let mover = self.piece_on(from).unwrap_or(Piece::Pawn);
+        info.squares[mover.index()].has(to) || (info.discoverers.has(from) && !line(info.king, from).has(to))
     }
 }

@@ -132,13 +132,17 @@ fn check_position(b: &mut Board, pos: &Chess, stats: &mut Stats) -> BTreeMap<Str
         panic!("legal moves differ {ctx}\n  extra (ours only): {extra:?}\n  missing: {missing:?}");
     }
     assert_eq!(b.count_moves(), list.len() as u64, "count_moves {ctx}");
-    // gives_check() (computed without playing) agrees with playing the move.
+    // gives_check() (computed without playing) agrees with playing the move, and so does
+    // gives_check_with() from the position's CheckInfo.
+    let info = b.check_info();
     for &m in list.iter() {
         let predicted = b.gives_check(m);
+        let from_info = b.gives_check_with(&info, m);
         b.make(m);
         let actual = b.in_check();
         b.unmake();
         assert_eq!(predicted, actual, "gives_check {} {ctx}", uci(m, b.is_chess960()));
+        assert_eq!(from_info, actual, "gives_check_with {} {ctx}", uci(m, b.is_chess960()));
     }
 
     // 2. captures() / quiets() partition.

@@ -165,9 +165,10 @@ impl MovePicker {
     /// Moves the quiet moves that give check to the front of `next..quiets_end`, in their
     /// present order, and ends the quiets after them.
     fn keep_quiet_checks(&mut self, board: &Board) {
+        let info = board.check_info();
         let mut end = self.next;
         for i in self.next..self.quiets_end {
-            if board.gives_check(self.list[i]) {
+            if board.gives_check_with(&info, self.list[i]) {
                 self.swap(end, i);
                 end += 1;
             }
