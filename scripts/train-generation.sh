@@ -18,9 +18,9 @@
 #   FRESH_FROM="F…"  which of the FILEs (default: the first one)
 #   GAP=N            positions left out between the set and the fresh part of such a file, so
 #                    that no game is split across the two (default 300; a game writes about 80)
-#   HOLDOUT=FILE     a fixed held-out file: passed to `train --holdout` and measured at the end
-#   COMPARE=NET      the network to beat: `net-loss` of it and of the new one on HOLDOUT and
-#                    the fresh file, in NAME-losses.txt
+#   HOLDOUT=FILE     a fixed held-out file, passed to `train --holdout`
+#   COMPARE=NET      the network to beat: `net-loss` of it (before training) and of the new
+#                    one (after) on HOLDOUT and the fresh file, in NAME-losses.txt
 set -euo pipefail
 
 die() { echo "train-generation.sh: $*" >&2; exit 2; }
