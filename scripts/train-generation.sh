@@ -22,6 +22,7 @@
 #   COMPARE=NET      the network to beat: `net-loss` of it (before training) and of the new
 #                    one (after) on HOLDOUT and the fresh file, in NAME-losses.txt
 set -euo pipefail
+trap 'echo "train-generation.sh: stopped: \"$BASH_COMMAND\" failed (line $LINENO)" >&2' ERR
 
 die() { echo "train-generation.sh: $*" >&2; exit 2; }
 usage="usage: scripts/train-generation.sh HORIZON OUTDIR NAME FILE.bin... [-- TRAIN OPTION...]"
@@ -41,9 +42,13 @@ train_opts=("$@")
 [ ${#train_opts[@]} -gt 0 ] || train_opts=(--hidden 384 --output-buckets 8 --lambda 0 --epochs 40 \
   --threads 2 --features mirrored)
 
-number() { [[ "$2" =~ ^[0-9]{1,12}$ ]] || die "$1 must be a whole number (at most 12 digits), got '$2'"; echo $((10#$2)); }
-fresh=$(number FRESH "${FRESH:-0}")
-gap=$(number GAP "${GAP:-300}")
+# number NAME TEXT VAR: VAR = TEXT as a whole number, or stop naming NAME.
+number() {
+  [[ "$2" =~ ^[0-9]{1,12}$ ]] || die "$1 must be a whole number (at most 12 digits), got '$2'"
+  printf -v "$3" '%d' "$((10#$2))"
+}
+number FRESH "${FRESH:-0}" fresh
+number GAP "${GAP:-300}" gap
 # Whether $1 is one of the words of $2.. (file names without spaces).
 member() { local x want=$1; shift; for x in "$@"; do [ "$x" = "$want" ] && return 0; done; return 1; }
 fresh_from=${FRESH_FROM:-${files[0]}}
@@ -86,7 +91,8 @@ parts=()
 for i in "${!files[@]}"; do
   f=${files[$i]} n=${counts[$i]} keep=${keeps[$i]}
   if [ "$keep" -lt "$n" ]; then
-    tail -c +$(( (n - fresh) * record + 1 )) "$f" | head -c $(( fresh * record )) >> "$fresh_bin"
+    # No pipe: on a file still growing, `tail | head` ends with tail killed by SIGPIPE.
+    dd if="$f" bs="$record" skip=$(( n - fresh )) count="$fresh" status=none >> "$fresh_bin"
   fi
   head -c $(( keep * record )) "$f" > "$snap/$i.bin"
   parts+=("$snap/$i.bin")
