@@ -116,6 +116,57 @@ fn a_generation_is_trained_on_the_set_and_measured_on_the_held_back_games() {
     }
 }
 
+/// A datagen still writing the file: what the script counted at its start is what it takes.
+/// The fresh part is larger than a pipe's buffer (64 KiB), which is where reading it through
+/// `tail | head` failed: tail, with more to send than head read, died of SIGPIPE (with that
+/// version this test failed in two runs of three; whether tail still has a write left when
+/// head exits depends on timing).
+#[test]
+fn a_file_that_grows_during_the_run_is_read_as_it_was_at_the_start() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let dir = temp_dir("grow");
+    let (newer, extra) = (dir.join("newer.bin"), dir.join("extra.bin"));
+    datagen(&newer, "45", "31");
+    datagen(&extra, "10", "32");
+    let start = std::fs::read(&newer).unwrap();
+    let fresh = 2200;
+    assert!(start.len() / RECORD > fresh + 200, "only {} positions", start.len() / RECORD);
+    // Another process appends a hundred records a millisecond until the script is done (the
+    // more it has written since the count, the surer `tail | head` was to fail).
+    let done = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (done, newer) = (done.clone(), newer.clone());
+        let records = std::fs::read(&extra).unwrap();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new().append(true).open(newer).unwrap();
+            for burst in records.chunks(100 * RECORD).cycle() {
+                if done.load(Ordering::Relaxed) {
+                    break;
+                }
+                f.write_all(burst).unwrap();
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        })
+    };
+    let o = run(&dir, &[("FRESH", "2200"), ("GAP", "100")], &["out", "g", "newer.bin"]);
+    done.store(true, Ordering::Relaxed);
+    writer.join().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let end = std::fs::read(&newer).unwrap();
+    let inputs = std::fs::read_to_string(dir.join("out/g-inputs.txt")).unwrap();
+    let kept: usize = inputs.lines().next().unwrap().split('\t').nth(1).unwrap().parse().unwrap();
+    let counted = kept + fresh + 100;
+    assert!(end.len() > counted * RECORD, "nothing was written after the count: the test tests nothing");
+    assert_eq!(
+        std::fs::read(dir.join("out/g-fresh.bin")).unwrap(),
+        &end[(counted - fresh) * RECORD..counted * RECORD],
+        "the fresh file is not the last {fresh} positions counted"
+    );
+    assert_eq!(std::fs::read(dir.join("out/g-set.bin")).unwrap(), converted(&dir, &[&end[..kept * RECORD]]));
+}
+
 #[test]
 fn bad_arguments_are_refused_before_anything_is_written() {
     let dir = temp_dir("refuse");
