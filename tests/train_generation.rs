@@ -130,8 +130,8 @@ fn a_file_that_grows_during_the_run_is_read_as_it_was_at_the_start() {
     datagen(&newer, "45", "31");
     datagen(&extra, "10", "32");
     let start = std::fs::read(&newer).unwrap();
-    let fresh = 2200;
-    assert!(start.len() / RECORD > fresh + 200, "only {} positions", start.len() / RECORD);
+    let (fresh, gap) = (2200, 100);
+    assert!(start.len() / RECORD > fresh + 2 * gap, "only {} positions", start.len() / RECORD);
     // Another process appends a hundred records a millisecond until the script is done (the
     // more it has written since the count, the surer `tail | head` was to fail).
     let done = Arc::new(AtomicBool::new(false));
@@ -150,14 +150,15 @@ fn a_file_that_grows_during_the_run_is_read_as_it_was_at_the_start() {
             }
         })
     };
-    let o = run(&dir, &[("FRESH", "2200"), ("GAP", "100")], &["out", "g", "newer.bin"]);
+    let (fresh_text, gap_text) = (fresh.to_string(), gap.to_string());
+    let o = run(&dir, &[("FRESH", &fresh_text), ("GAP", &gap_text)], &["out", "g", "newer.bin"]);
     done.store(true, Ordering::Relaxed);
     writer.join().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let end = std::fs::read(&newer).unwrap();
     let inputs = std::fs::read_to_string(dir.join("out/g-inputs.txt")).unwrap();
     let kept: usize = inputs.lines().next().unwrap().split('\t').nth(1).unwrap().parse().unwrap();
-    let counted = kept + fresh + 100;
+    let counted = kept + fresh + gap;
     assert!(end.len() > counted * RECORD, "nothing was written after the count: the test tests nothing");
     assert_eq!(
         std::fs::read(dir.join("out/g-fresh.bin")).unwrap(),
