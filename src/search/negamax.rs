@@ -315,8 +315,9 @@ impl Searcher {
                     } else if singular_beta >= beta {
                         // Multi-cut: another move beats beta even at half depth.
                         return singular_beta;
-                    } else if tt_score >= beta {
-                        // Not singular, and a cutoff is expected anyway: search it shallower.
+                    } else if tt_score >= beta || cut_node {
+                        // Not singular, and a cutoff is expected anyway (the hash score
+                        // beats beta, or this is an expected cut node): search it shallower.
                         extension = -1;
                     }
                 }
