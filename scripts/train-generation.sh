@@ -18,9 +18,9 @@
 #   FRESH_FROM="F…"  which of the FILEs (default: the first one)
 #   GAP=N            positions left out between the set and the fresh part of such a file, so
 #                    that no game is split across the two (default 300; a game writes about 80)
-#   HOLDOUT=FILE     a fixed held-out file, passed to `train --holdout`
+#   HOLDOUT="F…"     fixed held-out files, each passed to `train --holdout`
 #   COMPARE=NET      the network to beat: `net-loss` of it (before training) and of the new
-#                    one (after) on HOLDOUT and the fresh file, in NAME-losses.txt
+#                    one (after) on each HOLDOUT file and the fresh file, in NAME-losses.txt
 set -euo pipefail
 trap 'echo "train-generation.sh: stopped: \"$BASH_COMMAND\" failed (line $LINENO)" >&2' ERR
 
@@ -56,11 +56,14 @@ for f in $fresh_from; do
   member "$f" "${files[@]}" || die "FRESH_FROM names '$f', which is not one of the FILEs"
 done
 readable() { [ -z "$2" ] || { [ -f "$2" ] && [ -r "$2" ]; } || die "cannot read $1 '$2'"; }
-holdout=${HOLDOUT:-} compare=${COMPARE:-}
-readable HOLDOUT "$holdout"
-[ -z "$holdout" ] || ! member "$holdout" "${files[@]}" || die "HOLDOUT '$holdout' is one of the FILEs trained on"
+# shellcheck disable=SC2206 # HOLDOUT is a list of words
+holdouts=(${HOLDOUT:-}) compare=${COMPARE:-}
+for h in "${holdouts[@]}"; do
+  readable HOLDOUT "$h"
+  ! member "$h" "${files[@]}" || die "HOLDOUT '$h' is one of the FILEs trained on"
+done
 readable COMPARE "$compare"
-[ -z "$compare" ] || [ -n "$holdout" ] || [ "$fresh" -gt 0 ] || die "COMPARE needs HOLDOUT or FRESH to measure on"
+[ -z "$compare" ] || [ ${#holdouts[@]} -gt 0 ] || [ "$fresh" -gt 0 ] || die "COMPARE needs HOLDOUT or FRESH to measure on"
 
 record=32
 # Positions to take from each file: whole records as they are now (a growing file only
@@ -101,10 +104,9 @@ done
 [ "$fresh" -eq 0 ] || printf 'fresh\t%s\n' "$(( $(stat -c %s "$fresh_bin") / record ))" >> "$inputs"
 cat "$inputs"
 
-# The losses of a network on the held-out data (HOLDOUT, then the fresh file), one line each
-# in NAME-losses.txt.
-tests=()
-[ -z "$holdout" ] || tests+=("$holdout")
+# The losses of a network on the held-out data (each HOLDOUT file, then the fresh file), one
+# line each in NAME-losses.txt.
+tests=("${holdouts[@]}")
 [ "$fresh" -eq 0 ] || tests+=("$fresh_bin")
 losses="$outdir/$name-losses.txt"
 measure() {
@@ -132,7 +134,7 @@ rm -rf "$snap"
 
 # 3. The network.
 holdout_opt=()
-[ -z "$holdout" ] || holdout_opt=(--holdout "$holdout")
+for h in "${holdouts[@]}"; do holdout_opt+=(--holdout "$h"); done
 echo "training $outdir/$name.nnue: ${train_opts[*]}"
 if ! "$horizon" train "$set_bin" --out "$outdir/$name.nnue" "${holdout_opt[@]}" "${train_opts[@]}" \
     > "$outdir/$name-train.log" 2>&1; then

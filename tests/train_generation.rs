@@ -66,6 +66,7 @@ fn a_generation_is_trained_on_the_set_and_measured_on_the_held_back_games() {
     datagen(&newer, "6", "7");
     datagen(&older, "4", "8");
     datagen(&holdout, "2", "9");
+    datagen(&dir.join("holdout2.bin"), "2", "10");
     // The newer file is still being written: it ends in part of a record.
     let mut bytes = std::fs::read(&newer).unwrap();
     let whole = bytes.len() / RECORD * RECORD;
@@ -95,9 +96,9 @@ fn a_generation_is_trained_on_the_set_and_measured_on_the_held_back_games() {
     assert!(out.join("first.nnue").is_file(), "no network written");
     assert!(!out.join(".first-snapshot").exists(), "the snapshots were left behind");
 
-    // The next generation against the first, on a fixed holdout file and its fresh games.
+    // The next generation against the first, on two fixed holdout files and its fresh games.
     let first = s(&out.join("first.nnue")).to_string();
-    let env = [("FRESH", "60"), ("HOLDOUT", "holdout.bin"), ("COMPARE", first.as_str())];
+    let env = [("FRESH", "60"), ("HOLDOUT", "holdout.bin holdout2.bin"), ("COMPARE", first.as_str())];
     let o = run(&dir, &env, &["out", "second", "newer.bin", "older.bin"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let losses = std::fs::read_to_string(out.join("second-losses.txt")).unwrap();
@@ -105,11 +106,14 @@ fn a_generation_is_trained_on_the_set_and_measured_on_the_held_back_games() {
     // Paths as the script names them: under OUTDIR as it was given.
     let (second, fresh_file) = ("out/second.nnue", "out/second-fresh.bin");
     let order: Vec<(&str, &str)> = rows.iter().map(|r| (r[0], r[1])).collect();
-    assert_eq!(
-        order,
-        [("holdout.bin", first.as_str()), (fresh_file, first.as_str()), ("holdout.bin", second), (fresh_file, second)],
-        "{losses}"
-    );
+    let mut expected = Vec::new();
+    for net in [first.as_str(), second] {
+        expected.extend([("holdout.bin", net), ("holdout2.bin", net), (fresh_file, net)]);
+    }
+    assert_eq!(order, expected, "{losses}");
+    // The training itself reports its loss on both holdout files together.
+    let log = std::fs::read_to_string(out.join("second-train.log")).unwrap();
+    assert!(log.contains("positions from 2 file(s)"), "{log}");
     for r in &rows {
         let loss: f64 = r[2].parse().unwrap_or_else(|_| panic!("not a loss: {losses}"));
         assert!(loss > 0.0 && loss < 1.0, "{losses}");
