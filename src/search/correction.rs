@@ -1,40 +1,82 @@
-//! Static-evaluation correction history: per side to move and pawn structure, a running
-//! average of how far search results landed from the static evaluation. The search adds
-//! it to the evaluation it prunes by, so structures the evaluation misjudges are pruned
-//! less blindly. It learns only from results that bound the truth on the informative side
-//! (a fail high above the eval, a fail low below it, or an exact score).
+//! Static-evaluation correction history: per side to move, running averages of how far
+//! search results landed from the static evaluation, kept for the pawn structure and for
+//! each side's placement of its other pieces. The search adds their weighted mean to the
+//! evaluation it prunes by, so positions the evaluation misjudges are pruned less blindly.
+//! It learns only from results that bound the truth on the informative side (a fail high
+//! above the eval, a fail low below it, or an exact score).
 
-use super::params::{CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_SIZE, CORRECTION_WEIGHT_CAP, TB_WIN_BOUND};
+use super::params::{
+    CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_NON_PAWN_WEIGHT, CORRECTION_PAWN_WEIGHT, CORRECTION_SIZE,
+    CORRECTION_WEIGHT_CAP, TB_WIN_BOUND,
+};
 use crate::board::Board;
+use crate::types::{Color, Piece};
+
+/// One table: `[side to move][key % CORRECTION_SIZE]`, in 1/CORRECTION_GRAIN centipawns.
+type Table = Box<[[i32; CORRECTION_SIZE]; 2]>;
+
+fn table() -> Table {
+    vec![[0; CORRECTION_SIZE]; 2].into_boxed_slice().try_into().expect("two sides")
+}
 
 pub struct CorrectionHistory {
-    /// `[side to move][pawn key % CORRECTION_SIZE]`, in 1/CORRECTION_GRAIN centipawns.
-    table: Box<[[i32; CORRECTION_SIZE]; 2]>,
+    /// By pawn structure.
+    pawn: Table,
+    /// By the placement of White's, then Black's, knights, bishops, rooks, queens and king.
+    non_pawn: [Table; 2],
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
-        CorrectionHistory { table: vec![[0; CORRECTION_SIZE]; 2].into_boxed_slice().try_into().expect("two sides") }
+        CorrectionHistory { pawn: table(), non_pawn: [table(), table()] }
     }
+}
+
+/// Odd multipliers that spread each piece type's bitboard over the key's high bits.
+const PLACEMENT_MULTIPLIERS: [u64; 5] =
+    [0x9E37_79B9_7F4A_7C15, 0xBF58_476D_1CE4_E5B9, 0x94D0_49BB_1331_11EB, 0xD6E8_FEB8_6659_FD93, 0xA076_1D64_78BD_642F];
+
+/// A hash of where `color`'s pieces other than pawns stand, from its bitboards (no
+/// incremental key needed): the products' high bits depend on every bit of each bitboard.
+#[inline(always)]
+fn placement_index(board: &Board, color: Color) -> usize {
+    let pieces = [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen, Piece::King];
+    let mut h = 0u64;
+    for (p, m) in pieces.into_iter().zip(PLACEMENT_MULTIPLIERS) {
+        h ^= board.colored(color, p).raw().wrapping_mul(m);
+    }
+    h ^= h >> 29;
+    (h.wrapping_mul(PLACEMENT_MULTIPLIERS[0]) >> 40) as usize % CORRECTION_SIZE
 }
 
 impl CorrectionHistory {
     pub fn clear(&mut self) {
-        for side in self.table.iter_mut() {
-            side.fill(0);
+        let [white, black] = &mut self.non_pawn;
+        for t in [&mut self.pawn, white, black] {
+            for side in t.iter_mut() {
+                side.fill(0);
+            }
         }
     }
 
+    /// The side to move and the pawn, White and Black placement indices.
     #[inline(always)]
-    fn slot(board: &Board) -> (usize, usize) {
-        (board.side_to_move().index(), (board.pawn_key() % CORRECTION_SIZE as u64) as usize)
+    fn slots(board: &Board) -> (usize, [usize; 3]) {
+        let pawn = (board.pawn_key() % CORRECTION_SIZE as u64) as usize;
+        let white = placement_index(board, Color::White);
+        let black = placement_index(board, Color::Black);
+        (board.side_to_move().index(), [pawn, white, black])
     }
 
-    /// `eval` corrected by what this pawn structure has taught, kept off the mate range.
+    /// `eval` corrected by the weighted mean of what the pawn structure and each side's
+    /// placement have taught, kept off the mate range.
     #[inline]
     pub fn correct(&self, board: &Board, eval: i32) -> i32 {
-        let (side, i) = Self::slot(board);
-        (eval + self.table[side][i] / CORRECTION_GRAIN).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+        let (side, [p, w, b]) = Self::slots(board);
+        let sum = self.pawn[side][p] * CORRECTION_PAWN_WEIGHT
+            + (self.non_pawn[0][side][w] + self.non_pawn[1][side][b]) * CORRECTION_NON_PAWN_WEIGHT;
+        let weights = CORRECTION_PAWN_WEIGHT + 2 * CORRECTION_NON_PAWN_WEIGHT;
+        (eval + sum / (weights * CORRECTION_GRAIN)).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
     /// Learns from a search of `board` that scored `score` where the uncorrected
@@ -43,13 +85,15 @@ impl CorrectionHistory {
     /// so a structure whose searches keep landing at the same score is corrected to that
     /// score (from the corrected eval the entry would settle halfway).
     pub fn update(&mut self, board: &Board, raw_eval: i32, score: i32, depth: i32) {
-        let (side, i) = Self::slot(board);
+        let (side, [p, w, b]) = Self::slots(board);
         let diff = score - raw_eval;
         let weight = (depth + 1).clamp(1, CORRECTION_WEIGHT_CAP);
-        let e = &mut self.table[side][i];
         let target = diff * CORRECTION_GRAIN;
-        *e = ((*e * (CORRECTION_GRAIN - weight) + target * weight) / CORRECTION_GRAIN)
-            .clamp(-CORRECTION_MAX, CORRECTION_MAX);
+        let [white, black] = &mut self.non_pawn;
+        for e in [&mut self.pawn[side][p], &mut white[side][w], &mut black[side][b]] {
+            *e = ((*e * (CORRECTION_GRAIN - weight) + target * weight) / CORRECTION_GRAIN)
+                .clamp(-CORRECTION_MAX, CORRECTION_MAX);
+        }
     }
 }
 
@@ -77,6 +121,27 @@ mod tests {
         assert_eq!(c.correct(&other, 10), 10);
         c.clear();
         assert_eq!(c.correct(&b, 10), 10);
+    }
+
+    /// What one position teaches reaches another in proportion to what they share: the
+    /// same pawns and White pieces but Black's knight elsewhere shares the pawn and White
+    /// entries (weights 2 and 1 of 4), so it gets three quarters of the correction; moving a
+    /// White piece too leaves only the pawn entry (a half). If the placements were not keyed
+    /// (or all keyed alike) the second position would get the full correction and this fails.
+    #[test]
+    fn placements_share_what_they_have_in_common() {
+        let learnt = Board::from_fen("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1").unwrap();
+        let black_moved = Board::from_fen("r1bqkbnr/pppppppp/8/8/8/n4N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1").unwrap();
+        let both_moved = Board::from_fen("r1bqkbnr/pppppppp/8/8/8/n1N2N2/PPPPPPPP/R1BQKB1R w KQkq - 0 1").unwrap();
+        let mut c = CorrectionHistory::default();
+        for _ in 0..500 {
+            c.update(&learnt, 0, 40, 12);
+        }
+        assert!((38..=40).contains(&c.correct(&learnt, 0)), "{}", c.correct(&learnt, 0));
+        let three_quarters = c.correct(&black_moved, 0);
+        assert!((28..=30).contains(&three_quarters), "{three_quarters}");
+        let half = c.correct(&both_moved, 0);
+        assert!((18..=20).contains(&half), "{half}");
     }
 
     #[test]

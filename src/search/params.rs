@@ -88,6 +88,10 @@ pub const CORRECTION_GRAIN: i32 = 256;
 pub const CORRECTION_WEIGHT_CAP: i32 = 16;
 /// The largest correction, in grains (64 centipawns).
 pub const CORRECTION_MAX: i32 = 64 * CORRECTION_GRAIN;
+/// The correction is the mean of the pawn-structure entry, weighted this much, ...
+pub const CORRECTION_PAWN_WEIGHT: i32 = 2;
+/// ... and the two sides' placement entries, weighted this much each.
+pub const CORRECTION_NON_PAWN_WEIGHT: i32 = 1;
 
 /// Internal iterative reduction: without a hash move, reduce by one from this depth.
 pub const IIR_DEPTH: i32 = 4;
