@@ -399,21 +399,22 @@ fn search_singular(b: &Board, depth: i32, singular: bool, reporter: &mut dyn Rep
 
 #[test]
 fn singular_extension_finds_a_deeper_tactic() {
-    // WAC.183: Bf6 wins. The plain search misses it at depths 9 to 11; extending the
+    // WAC.101: Bc3 wins. The plain search misses it at depths 9 to 11; extending the
     // singular replies in the critical line finds it there. (Such positions change with
     // move ordering, the correction history, the pruning margins and the network; searching
     // WAC at each depth with the option on and off finds the current ones. WAC.181 served
     // until continuation history, WAC.097 until the correction history learnt the raw
-    // eval's error, WAC.152 until the narrower futility margins and the fifth network.)
-    let b = board("1r2k1r1/5p2/b3p3/1p2b1B1/3p3P/3B4/PP2KP2/2R3R1 w - - 0 1");
-    let bf6 = uci(&b, "g5f6");
+    // eval's error, WAC.152 until the narrower futility margins and the fifth network,
+    // WAC.183 until the correction history was keyed by the pieces' placement too.)
+    let b = board("5rk1/p5pp/8/8/2Pbp3/1P4P1/7P/4RN1K b - - 0 1");
+    let bc3 = uci(&b, "d4c3");
     for depth in [9, 10, 11] {
         assert_ne!(
             search_singular(&b, depth, false, &mut Silent).best,
-            bf6,
+            bc3,
             "depth {depth}: the plain search finds it"
         );
-        assert_eq!(search_singular(&b, depth, true, &mut Silent).best, bf6, "depth {depth}");
+        assert_eq!(search_singular(&b, depth, true, &mut Silent).best, bc3, "depth {depth}");
     }
 }
 
