@@ -80,10 +80,11 @@ impl CorrectionHistory {
     }
 
     /// Learns from a search of `board` that scored `score` where the uncorrected
-    /// evaluation said `raw_eval`: the entry moves towards their difference, by more for
-    /// deeper searches. The difference is taken from the raw eval, not the corrected one,
-    /// so a structure whose searches keep landing at the same score is corrected to that
-    /// score (from the corrected eval the entry would settle halfway).
+    /// evaluation said `raw_eval`: its pawn entry and both placement entries move towards
+    /// their difference, by more for deeper searches. The difference is taken from the raw
+    /// eval, not the corrected one, so a position whose searches keep landing at the same
+    /// score is corrected to that score (from the corrected eval the entries would settle
+    /// halfway).
     pub fn update(&mut self, board: &Board, raw_eval: i32, score: i32, depth: i32) {
         let (side, [p, w, b]) = Self::slots(board);
         let diff = score - raw_eval;
