@@ -49,6 +49,25 @@ fn placement_index(board: &Board, color: Color) -> usize {
     (h.wrapping_mul(PLACEMENT_MULTIPLIERS[0]) >> 40) as usize % CORRECTION_SIZE
 }
 
+/// Where one position's entries are: its side to move and its pawn, White and Black
+/// placement indices. A node computes them once, to correct its evaluation and later to
+/// learn from its result.
+#[derive(Clone, Copy)]
+pub struct Slots {
+    side: usize,
+    index: [usize; 3],
+}
+
+impl Slots {
+    #[inline(always)]
+    pub fn of(board: &Board) -> Slots {
+        let pawn = (board.pawn_key() % CORRECTION_SIZE as u64) as usize;
+        let white = placement_index(board, Color::White);
+        let black = placement_index(board, Color::Black);
+        Slots { side: board.side_to_move().index(), index: [pawn, white, black] }
+    }
+}
+
 impl CorrectionHistory {
     pub fn clear(&mut self) {
         let [white, black] = &mut self.non_pawn;
@@ -59,34 +78,25 @@ impl CorrectionHistory {
         }
     }
 
-    /// The side to move and the pawn, White and Black placement indices.
-    #[inline(always)]
-    fn slots(board: &Board) -> (usize, [usize; 3]) {
-        let pawn = (board.pawn_key() % CORRECTION_SIZE as u64) as usize;
-        let white = placement_index(board, Color::White);
-        let black = placement_index(board, Color::Black);
-        (board.side_to_move().index(), [pawn, white, black])
-    }
-
     /// `eval` corrected by the weighted mean of what the pawn structure and each side's
     /// placement have taught, kept off the mate range.
     #[inline]
-    pub fn correct(&self, board: &Board, eval: i32) -> i32 {
-        let (side, [p, w, b]) = Self::slots(board);
+    pub fn correct(&self, slots: &Slots, eval: i32) -> i32 {
+        let Slots { side, index: [p, w, b] } = *slots;
         let sum = self.pawn[side][p] * CORRECTION_PAWN_WEIGHT
             + (self.non_pawn[0][side][w] + self.non_pawn[1][side][b]) * CORRECTION_NON_PAWN_WEIGHT;
         let weights = CORRECTION_PAWN_WEIGHT + 2 * CORRECTION_NON_PAWN_WEIGHT;
         (eval + sum / (weights * CORRECTION_GRAIN)).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
-    /// Learns from a search of `board` that scored `score` where the uncorrected
+    /// Learns from a search of the position of `slots` that scored `score` where the uncorrected
     /// evaluation said `raw_eval`: its pawn entry and both placement entries move towards
     /// their difference, by more for deeper searches. The difference is taken from the raw
     /// eval, not the corrected one, so a position whose searches keep landing at the same
     /// score is corrected to that score (from the corrected eval the entries would settle
     /// halfway).
-    pub fn update(&mut self, board: &Board, raw_eval: i32, score: i32, depth: i32) {
-        let (side, [p, w, b]) = Self::slots(board);
+    pub fn update(&mut self, slots: &Slots, raw_eval: i32, score: i32, depth: i32) {
+        let Slots { side, index: [p, w, b] } = *slots;
         let diff = score - raw_eval;
         let weight = (depth + 1).clamp(1, CORRECTION_WEIGHT_CAP);
         let target = diff * CORRECTION_GRAIN;
@@ -106,22 +116,22 @@ mod tests {
     fn learns_towards_the_search_and_stays_bounded() {
         let b = Board::startpos();
         let mut c = CorrectionHistory::default();
-        assert_eq!(c.correct(&b, 10), 10);
+        assert_eq!(c.correct(&Slots::of(&b), 10), 10);
         for _ in 0..200 {
-            c.update(&b, 0, 60, 10);
+            c.update(&Slots::of(&b), 0, 60, 10);
         }
-        let v = c.correct(&b, 10);
+        let v = c.correct(&Slots::of(&b), 10);
         assert!((60..=70).contains(&v), "{v}");
         for _ in 0..1000 {
-            c.update(&b, 0, 5000, 30);
+            c.update(&Slots::of(&b), 0, 5000, 30);
         }
-        assert!(c.correct(&b, 0) <= CORRECTION_MAX / CORRECTION_GRAIN);
+        assert!(c.correct(&Slots::of(&b), 0) <= CORRECTION_MAX / CORRECTION_GRAIN);
         // The other side to move has its own entry.
         let mut other = b.clone();
         other.make_null();
-        assert_eq!(c.correct(&other, 10), 10);
+        assert_eq!(c.correct(&Slots::of(&other), 10), 10);
         c.clear();
-        assert_eq!(c.correct(&b, 10), 10);
+        assert_eq!(c.correct(&Slots::of(&b), 10), 10);
     }
 
     /// What one position teaches reaches another in proportion to what they share: the
@@ -136,12 +146,12 @@ mod tests {
         let both_moved = Board::from_fen("r1bqkbnr/pppppppp/8/8/8/n1N2N2/PPPPPPPP/R1BQKB1R w KQkq - 0 1").unwrap();
         let mut c = CorrectionHistory::default();
         for _ in 0..500 {
-            c.update(&learnt, 0, 40, 12);
+            c.update(&Slots::of(&learnt), 0, 40, 12);
         }
-        assert!((38..=40).contains(&c.correct(&learnt, 0)), "{}", c.correct(&learnt, 0));
-        let three_quarters = c.correct(&black_moved, 0);
+        assert!((38..=40).contains(&c.correct(&Slots::of(&learnt), 0)), "{}", c.correct(&Slots::of(&learnt), 0));
+        let three_quarters = c.correct(&Slots::of(&black_moved), 0);
         assert!((28..=30).contains(&three_quarters), "{three_quarters}");
-        let half = c.correct(&both_moved, 0);
+        let half = c.correct(&Slots::of(&both_moved), 0);
         assert!((18..=20).contains(&half), "{half}");
     }
 
@@ -152,11 +162,11 @@ mod tests {
         let mut c = CorrectionHistory::default();
         let (raw, score) = (10, 70);
         for _ in 0..500 {
-            let corrected = c.correct(&b, raw);
+            let corrected = c.correct(&Slots::of(&b), raw);
             assert!(corrected <= score, "overshot: {corrected}");
-            c.update(&b, raw, score, 12);
+            c.update(&Slots::of(&b), raw, score, 12);
         }
-        let corrected = c.correct(&b, raw);
+        let corrected = c.correct(&Slots::of(&b), raw);
         assert!((score - 2..=score).contains(&corrected), "settled at {corrected}, not near {score}");
     }
 }

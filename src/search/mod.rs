@@ -55,7 +55,7 @@ use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::syzygy::Tablebases;
 use crate::types::Piece;
-use correction::CorrectionHistory;
+use correction::{CorrectionHistory, Slots};
 use history::History;
 use params::*;
 use pv::PvTable;
@@ -300,12 +300,13 @@ impl Searcher {
             || (self.board.fifty_move_draw() && (!self.board.in_check() || self.board.count_moves() > 0))
     }
 
-    /// The static eval of the current position corrected by the correction history (a game
+    /// The static eval of the current position (whose correction slots are `slots`)
+    /// corrected by the correction history (a game
     /// search), or as it is (the other purposes).
     #[inline]
-    fn corrected(&self, raw_eval: i32) -> i32 {
+    fn corrected(&self, raw_eval: i32, slots: &Slots) -> i32 {
         if self.purpose.corrects_eval() {
-            self.correction.correct(&self.board, raw_eval)
+            self.correction.correct(slots, raw_eval)
         } else {
             raw_eval
         }

@@ -6,6 +6,7 @@ use super::history::{cont_key, piece_index, ContKeys};
 use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, MovePicker};
 use super::params::*;
 use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
+use super::correction::Slots;
 use super::Searcher;
 use crate::moves::Move;
 use crate::see::see_ge;
@@ -184,7 +185,9 @@ impl Searcher {
         // Step 6. Static evaluation (the table keeps it uncorrected), corrected by what
         // this pawn structure taught, and whether it improves on two plies ago.
         let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluate(ply), |e| e.eval) };
-        let static_eval = if in_check { -INFINITY } else { self.corrected(raw_eval) };
+        // The correction's slots serve twice: here, and to learn from the result (step 15).
+        let slots = (!in_check).then(|| Slots::of(&self.board));
+        let static_eval = slots.as_ref().map_or(-INFINITY, |slots| self.corrected(raw_eval, slots));
         // A stored bound on the score may sharpen the evaluation.
         let eval = match tt_entry {
             Some(e) if !in_check => e.sharpen(static_eval),
@@ -436,8 +439,10 @@ impl Searcher {
             Bound::Exact => true,
         };
         let quiet_best = best_move.is_null() || !is_tactical(&self.board, best_move);
-        if informative && quiet_best && !in_check && !singular_search && best_score.abs() < MATE_BOUND {
-            self.correction.update(&self.board, raw_eval, best_score, depth);
+        if let Some(slots) = &slots {
+            if informative && quiet_best && !singular_search && best_score.abs() < MATE_BOUND {
+                self.correction.update(slots, raw_eval, best_score, depth);
+            }
         }
         best_score
     }

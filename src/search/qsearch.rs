@@ -4,6 +4,7 @@
 use super::movepick::MovePicker;
 use super::params::*;
 use super::tt::{score_from_tt, score_to_tt, Bound};
+use super::correction::Slots;
 use super::{Purpose, Searcher};
 use crate::board::Board;
 use crate::moves::Move;
@@ -65,7 +66,7 @@ impl Searcher {
         // Step 2. Stand pat: the side to move can usually do at least as well as the static
         // evaluation by not capturing. Not available in check.
         let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluate(ply), |e| e.eval) };
-        let static_eval = if in_check { -INFINITY } else { self.corrected(raw_eval) };
+        let static_eval = if in_check { -INFINITY } else { self.corrected(raw_eval, &Slots::of(&self.board)) };
         let mut best_score = static_eval;
         if !in_check {
             if best_score >= beta {
