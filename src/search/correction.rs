@@ -89,12 +89,12 @@ impl CorrectionHistory {
         (eval + sum / (weights * CORRECTION_GRAIN)).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
-    /// Learns from a search of the position of `slots` that scored `score` where the uncorrected
-    /// evaluation said `raw_eval`: its pawn entry and both placement entries move towards
-    /// their difference, by more for deeper searches. The difference is taken from the raw
-    /// eval, not the corrected one, so a position whose searches keep landing at the same
-    /// score is corrected to that score (from the corrected eval the entries would settle
-    /// halfway).
+    /// Learns from a search of the position of `slots` that scored `score` where the
+    /// uncorrected evaluation said `raw_eval`: its pawn entry and both placement entries move
+    /// towards their difference, by more for deeper searches. The difference is taken from
+    /// the raw eval, not the corrected one, so a position whose searches keep landing at the
+    /// same score is corrected to that score (from the corrected eval the entries would
+    /// settle halfway).
     pub fn update(&mut self, slots: &Slots, raw_eval: i32, score: i32, depth: i32) {
         let Slots { side, index: [p, w, b] } = *slots;
         let diff = score - raw_eval;

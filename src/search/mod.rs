@@ -300,9 +300,8 @@ impl Searcher {
             || (self.board.fifty_move_draw() && (!self.board.in_check() || self.board.count_moves() > 0))
     }
 
-    /// The static eval of the current position (whose correction slots are `slots`)
-    /// corrected by the correction history (a game
-    /// search), or as it is (the other purposes).
+    /// The static eval of the current position (whose correction slots are `slots`),
+    /// corrected by the correction history (a game search) or as it is (the other purposes).
     #[inline]
     fn corrected(&self, raw_eval: i32, slots: &Slots) -> i32 {
         if self.purpose.corrects_eval() {
