@@ -2,11 +2,11 @@
 //! numbered steps (draws, mate distance, hash cutoffs, static pruning, null move, the move
 //! loop with late-move pruning and reductions, and the hash store).
 
+use super::correction::Slots;
 use super::history::{cont_key, piece_index, ContKeys};
 use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, MovePicker};
 use super::params::*;
 use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
-use super::correction::Slots;
 use super::Searcher;
 use crate::moves::Move;
 use crate::see::see_ge;

@@ -1,10 +1,10 @@
 //! Quiescence search: at the horizon, resolve captures (and queen promotions) until the
 //! position is quiet, so the static evaluation is never taken in the middle of an exchange.
 
+use super::correction::Slots;
 use super::movepick::MovePicker;
 use super::params::*;
 use super::tt::{score_from_tt, score_to_tt, Bound};
-use super::correction::Slots;
 use super::{Purpose, Searcher};
 use crate::board::Board;
 use crate::moves::Move;
