@@ -183,7 +183,8 @@ impl Searcher {
         }
 
         // Step 6. Static evaluation (the table keeps it uncorrected), corrected by what
-        // this pawn structure taught, and whether it improves on two plies ago.
+        // this pawn structure and these placements taught, and whether it improves on two
+        // plies ago.
         let raw_eval = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.evaluate(ply), |e| e.eval) };
         // The correction's slots serve twice: here, and to learn from the result (step 15).
         let slots = (!in_check).then(|| Slots::of(&self.board));
