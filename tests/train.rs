@@ -424,9 +424,15 @@ fn tiny_training_run(buckets: usize) {
     let second = train::run(&cfg, &mut Output { line: &mut line, progress: &mut progress }).unwrap();
     assert_eq!(first.iter().map(|r| r.epoch).collect::<Vec<_>>(), [1, 2, 3, 4]);
     assert_eq!(second.iter().map(|r| r.epoch).collect::<Vec<_>>(), [5, 6, 7, 8]);
-    let v1 = first[0].val_loss.unwrap();
-    let v8 = second[3].val_loss.unwrap();
-    assert!(v8 < v1 * 0.9, "validation loss {v1} -> {v8}");
+    // Training fits the positions: the training loss falls severalfold over the eight epochs,
+    // and the resumed run goes on from the checkpoint instead of starting again. A few
+    // thousand positions are too few to generalise from (the validation loss stays within
+    // about 10 % of its first figure, up or down with the games), so it is only checked to
+    // be reported.
+    let t: Vec<f64> = first.iter().chain(&second).map(|r| r.train_loss).collect();
+    assert!(t[7] < t[0] / 4.0, "training loss {t:?}");
+    assert!(t[4] < t[3] * 1.2, "the resumed run did not go on from epoch 4: {t:?}");
+    assert!(first.iter().chain(&second).all(|r| r.val_loss.is_some_and(f64::is_finite)), "{first:?} {second:?}");
     assert!(lines_out.iter().any(|l| l.starts_with("resuming after epoch 4")), "{lines_out:?}");
     // Resuming a run that has finished its epochs trains nothing and writes nothing: it is
     // refused, and the network file is left as it was.

@@ -405,6 +405,15 @@ impl Searcher {
                         }
                         break;
                     }
+                    // A move that raised alpha without a cutoff is hard to beat: search
+                    // the rest a ply shallower (not at the root, whose depth is reported).
+                    if !root
+                        && depth > ALPHA_RAISE_MIN_DEPTH
+                        && depth < ALPHA_RAISE_MAX_DEPTH
+                        && score.abs() < MATE_BOUND
+                    {
+                        depth -= 1;
+                    }
                 }
             }
         }

@@ -95,6 +95,10 @@ pub const CORRECTION_NON_PAWN_WEIGHT: i32 = 1;
 
 /// Internal iterative reduction: without a hash move, reduce by one from this depth.
 pub const IIR_DEPTH: i32 = 4;
+/// After a move raises alpha (without a cutoff) at a depth strictly between these, the
+/// remaining moves are searched a ply shallower.
+pub const ALPHA_RAISE_MIN_DEPTH: i32 = 1;
+pub const ALPHA_RAISE_MAX_DEPTH: i32 = 12;
 
 /// History: bonus = min(depth^2 * `HISTORY_SCALE`, `HISTORY_BONUS_CAP`); entries saturate at this.
 pub const HISTORY_MAX: i32 = 16384;
