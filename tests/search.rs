@@ -400,13 +400,14 @@ fn search_singular(b: &Board, depth: i32, singular: bool, reporter: &mut dyn Rep
 #[test]
 fn singular_extension_finds_a_deeper_tactic() {
     // WAC.101: Bc3 wins. The plain search misses it at depths 10 to 12; extending the
-    // singular replies in the critical line finds it there (at 9 to 11 until the moves after
-    // one that raised alpha were searched a ply shallower). (Such positions change with
+    // singular replies in the critical line finds it there. (Such positions change with
     // move ordering, the correction history, the pruning margins and the network; searching
     // WAC at each depth with the option on and off finds the current ones. WAC.181 served
     // until continuation history, WAC.097 until the correction history learnt the raw
     // eval's error, WAC.152 until the narrower futility margins and the fifth network,
-    // WAC.183 until the correction history was keyed by the pieces' placement too.)
+    // WAC.183 until the correction history was keyed by the pieces' placement too; this
+    // position served at depths 9 to 11 until the moves after an alpha raise were searched
+    // a ply shallower.)
     let b = board("5rk1/p5pp/8/8/2Pbp3/1P4P1/7P/4RN1K b - - 0 1");
     let bc3 = uci(&b, "d4c3");
     for depth in [10, 11, 12] {
