@@ -9,6 +9,10 @@
 //! 3. Going back down the list, each side keeps the better of stopping and continuing:
 //!    `gain[d-1] = -max(-gain[d-1], gain[d])`.
 //!
+//! The search asks only whether the value reaches a threshold (`see_ge`): that plays the
+//! same captures forward and stops as soon as the balance so far decides the answer, with
+//! no list.
+//!
 //! Conventions (those of the SEE suite in perft-data's sibling `see.epd`): P=100, N=B=300,
 //! R=500, Q=900; pins ignored; a king captures only if the square is no longer defended;
 //! promotions (also on recapture) gain queen minus pawn, and pawns that would promote are
