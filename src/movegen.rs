@@ -43,6 +43,11 @@ impl MoveList {
     pub fn new() -> MoveList {
         MoveList { moves: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
     }
+    /// Empties the list (its storage stays).
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
         // Bounds-checked (a legal position has at most 218 moves, so this never fails in

@@ -57,6 +57,7 @@ use crate::syzygy::Tablebases;
 use crate::types::Piece;
 use correction::{CorrectionHistory, Slots};
 use history::History;
+use movepick::MovePicker;
 use params::*;
 use pv::PvTable;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -122,6 +123,8 @@ pub struct Searcher {
     options: Options,
     stats: Stats,
     stack: [StackEntry; MAX_PLY + 4],
+    /// The move pickers of the nodes on the current path, two per ply ([`picker_slot`]).
+    pickers: Vec<MovePicker>,
     pv: PvTable,
     limits: Limits,
     /// The clock's limits and the decision to start another iteration (main thread).
@@ -178,6 +181,7 @@ impl Searcher {
             options: Options::default(),
             stats: Stats::default(),
             stack: [StackEntry::default(); MAX_PLY + 4],
+            pickers: (0..2 * (MAX_PLY + 4)).map(|_| MovePicker::empty()).collect(),
             pv: PvTable::new(),
             limits: Limits::default(),
             time: TimeManager::default(),
@@ -290,6 +294,15 @@ impl Searcher {
                 }
             }
         }
+    }
+
+    /// The picker slot of a node at `ply`: one for the node itself and one for the
+    /// singular-extension search it may run at the same ply (the only search that reuses a
+    /// ply while a node there is picking moves; quiescence uses the first, as a main-search
+    /// node at the same ply hands over to it before it picks).
+    #[inline(always)]
+    fn picker_slot(ply: usize, singular_search: bool) -> usize {
+        2 * ply + singular_search as usize
     }
 
     /// Draw by repetition, fifty-move rule or insufficient material.

@@ -75,48 +75,74 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// Picker for the main search.
-    pub fn new(
+    /// An empty picker: a slot that [`MovePicker::start`] and
+    /// [`MovePicker::start_quiescence`] fill in place. The search keeps one slot per node on
+    /// its path, so that no node builds (and copies) its 1.5 KB picker afresh.
+    pub fn empty() -> MovePicker {
+        MovePicker {
+            list: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            stage: Stage::Done,
+            tt_move: Move::NULL,
+            refutations: [Move::NULL; 3],
+            next: 0,
+            tactical_end: 0,
+            captures_end: 0,
+            bad_next: 0,
+            quiescence: false,
+            cont: [None; 2],
+            quiets_end: MAX_MOVES,
+            checks_only: false,
+        }
+    }
+
+    /// Makes this picker the one of a main-search node: its legal moves, the hash move
+    /// first, then as the module describes. Scores are written as their stage comes, so
+    /// the ones left from an earlier node are never read.
+    #[inline(always)]
+    pub fn start(
+        &mut self,
         board: &Board,
         hash_move: Move,
         history: &History,
         ply: usize,
         counter: Move,
         cont: ContKeys,
-    ) -> MovePicker {
+    ) {
         let k = history.killers(ply);
-        Self::build(board.legal_moves(), hash_move, [k[0], k[1], counter], false, cont)
+        self.list.clear();
+        board.generate::<ALL, _>(&mut self.list);
+        self.reset(hash_move, [k[0], k[1], counter], false, cont);
     }
 
-    /// Captures and promotions for quiescence (or all evasions when in check), ordered by
-    /// MVV/LVA with the hash move first. No SEE here: quiescence decides itself.
-    pub fn new_quiescence(board: &Board, hash_move: Move) -> MovePicker {
-        let mut list = MoveList::new();
+    /// Makes this picker the one of a quiescence node: captures and promotions (or all
+    /// evasions when in check), ordered by MVV/LVA with the hash move first. No SEE here:
+    /// quiescence decides itself.
+    #[inline(always)]
+    pub fn start_quiescence(&mut self, board: &Board, hash_move: Move) {
+        self.list.clear();
         if board.in_check() {
             // In check the generator yields exactly the evasions.
-            board.generate::<ALL, _>(&mut list);
+            board.generate::<ALL, _>(&mut self.list);
         } else {
-            board.captures(&mut list);
+            board.captures(&mut self.list);
         }
-        Self::build(list, hash_move, [Move::NULL; 3], true, [None; 2])
+        self.reset(hash_move, [Move::NULL; 3], true, [None; 2]);
     }
 
-    fn build(list: MoveList, tt_move: Move, refutations: [Move; 3], quiescence: bool, cont: ContKeys) -> MovePicker {
-        MovePicker {
-            list,
-            scores: [0; MAX_MOVES],
-            stage: Stage::HashMove,
-            tt_move,
-            refutations,
-            next: 0,
-            tactical_end: 0,
-            captures_end: 0,
-            bad_next: 0,
-            quiescence,
-            cont,
-            quiets_end: MAX_MOVES,
-            checks_only: false,
-        }
+    #[inline(always)]
+    fn reset(&mut self, tt_move: Move, refutations: [Move; 3], quiescence: bool, cont: ContKeys) {
+        self.stage = Stage::HashMove;
+        self.tt_move = tt_move;
+        self.refutations = refutations;
+        self.next = 0;
+        self.tactical_end = 0;
+        self.captures_end = 0;
+        self.bad_next = 0;
+        self.quiescence = quiescence;
+        self.cont = cont;
+        self.quiets_end = MAX_MOVES;
+        self.checks_only = false;
     }
 
     pub fn len(&self) -> usize {
@@ -315,7 +341,9 @@ mod tests {
     const FEN: &str = "4k3/8/4p3/3p4/np6/2N5/8/R2QK3 w - - 0 1";
 
     fn picker(board: &Board, history: &History) -> MovePicker {
-        MovePicker::new(board, Move::NULL, history, 0, Move::NULL, [None; 2])
+        let mut p = MovePicker::empty();
+        p.start(board, Move::NULL, history, 0, Move::NULL, [None; 2]);
+        p
     }
 
     fn quiet_checks(board: &Board) -> Vec<Move> {

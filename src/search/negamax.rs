@@ -4,7 +4,7 @@
 
 use super::correction::Slots;
 use super::history::{cont_key, piece_index, ContKeys};
-use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical, MovePicker};
+use super::movepick::{is_bad_capture_score, is_refutation_score, is_tactical};
 use super::params::*;
 use super::tt::{bound_of, score_from_tt, score_to_tt, Bound};
 use super::Searcher;
@@ -246,7 +246,8 @@ impl Searcher {
             Move::NULL
         };
         let cont = self.cont_keys(ply);
-        let mut picker = MovePicker::new(&self.board, tt_move, &self.history, ply, counter, cont);
+        let slot = Self::picker_slot(ply, singular_search);
+        self.pickers[slot].start(&self.board, tt_move, &self.history, ply, counter, cont);
         let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let mut legal = 0usize;
@@ -255,7 +256,7 @@ impl Searcher {
         let lmp_limit = (LMP_BASE.get() + depth * depth) / if improving { 1 } else { LMP_NOT_IMPROVING_DIVISOR };
         let orig_alpha = alpha;
 
-        while let Some((m, order)) = picker.next(&self.board, &self.history) {
+        while let Some((m, order)) = self.pickers[slot].next(&self.board, &self.history) {
             if root && (self.root_excluded.contains(&m) || !self.limits.searchmoves.contains(&m)) {
                 continue;
             }
@@ -279,7 +280,7 @@ impl Searcher {
                         // Every later quiet that gives no check is pruned too (`n_quiets` and
                         // alpha only grow, and the killers and counter-move come first), so
                         // the picker drops them unseen.
-                        picker.checks_only(&self.board);
+                        self.pickers[slot].checks_only(&self.board);
                         if futile_node {
                             // Fail soft with what the skipped moves might have scored.
                             best_score = best_score.max(futility_value);
@@ -424,7 +425,7 @@ impl Searcher {
             if singular_search {
                 return alpha;
             }
-            if root && !picker.is_empty() {
+            if root && !self.pickers[slot].is_empty() {
                 // Every root move was excluded (MultiPV beyond the move count).
                 return alpha;
             }

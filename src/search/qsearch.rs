@@ -2,7 +2,6 @@
 //! position is quiet, so the static evaluation is never taken in the middle of an exchange.
 
 use super::correction::Slots;
-use super::movepick::MovePicker;
 use super::params::*;
 use super::tt::{score_from_tt, score_to_tt, Bound};
 use super::{Purpose, Searcher};
@@ -75,10 +74,11 @@ impl Searcher {
             alpha = alpha.max(best_score);
         }
 
-        let mut picker = MovePicker::new_quiescence(&self.board, tt_move);
+        let slot = Self::picker_slot(ply, false);
+        self.pickers[slot].start_quiescence(&self.board, tt_move);
         let mut best_move = Move::NULL;
         let mut legal = 0;
-        while let Some((m, _)) = picker.next(&self.board, &self.history) {
+        while let Some((m, _)) = self.pickers[slot].next(&self.board, &self.history) {
             legal += 1;
             if !in_check {
                 // Under-promotions are never better than queening here.
