@@ -123,7 +123,7 @@ pub struct Searcher {
     options: Options,
     stats: Stats,
     stack: [StackEntry; MAX_PLY + 4],
-    /// The move pickers of the nodes on the current path, two per ply ([`picker_slot`]).
+    /// The move pickers of the nodes on the current path, two per ply (`picker_slot`).
     pickers: Vec<MovePicker>,
     pv: PvTable,
     limits: Limits,
