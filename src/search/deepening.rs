@@ -130,7 +130,7 @@ impl Searcher {
                 // iteration's best (or if no iteration finished at all).
                 if let Some(p) = partial {
                     if completed_depth == 0 || p.score >= best_score {
-                        reporter.report(&self.make_report(depth, 1, p.score, p.bound, p.pv.clone()));
+                        self.send_report(reporter, depth, 1, p.score, p.bound, &p.pv);
                         best = p.pv[0];
                         best_score = p.score;
                         best_pv = p.pv;
@@ -142,7 +142,7 @@ impl Searcher {
             for (i, (score, line)) in lines.iter().enumerate() {
                 prev_scores[i] = *score;
                 if i < shown {
-                    reporter.report(&self.make_report(depth, i + 1, *score, Bound::Exact, line.clone()));
+                    self.send_report(reporter, depth, i + 1, *score, Bound::Exact, line);
                 }
             }
             best = lines[0].1[0];
@@ -189,7 +189,7 @@ impl Searcher {
             best = line[0];
             best_pv = line.clone();
             best_score = *score;
-            reporter.report(&self.make_report(completed_depth, 1, best_score, Bound::Exact, best_pv.clone()));
+            self.send_report(reporter, completed_depth, 1, best_score, Bound::Exact, &best_pv);
         }
         self.progress.store(self.stats.nodes, Ordering::Relaxed);
         self.tb_progress.store(self.stats.tbhits, Ordering::Relaxed);
@@ -226,14 +226,26 @@ impl Searcher {
         m
     }
 
-    fn make_report(&self, depth: i32, multipv: usize, score: i32, bound: Bound, pv: Vec<Move>) -> Report {
+    /// Reports one line to `reporter`, if it listens.
+    fn send_report(
+        &self,
+        reporter: &mut dyn Reporter,
+        depth: i32,
+        multipv: usize,
+        score: i32,
+        bound: Bound,
+        pv: &[Move],
+    ) {
+        if !reporter.listening() {
+            return;
+        }
         // While the tables restrict the root, they know its value better than the search
         // (unless the search found a mate).
         let score = match self.root_tb_score {
             Some(tb) if score.abs() < MATE_BOUND => tb,
             _ => score,
         };
-        Report {
+        reporter.report(&Report {
             depth,
             seldepth: self.stats.seldepth,
             multipv,
@@ -243,8 +255,8 @@ impl Searcher {
             time: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
             tbhits: self.stats.tbhits,
-            pv,
-        }
+            pv: pv.to_vec(),
+        });
     }
 
     /// One root search at `depth` inside a window around the previous score, widened on
@@ -280,8 +292,7 @@ impl Searcher {
                     && pv_idx == 0
                     && !self.pv.line(0).is_empty()
                 {
-                    let pv = self.pv.line(0).to_vec();
-                    reporter.report(&self.make_report(depth, pv_idx + 1, alpha, Bound::Upper, pv));
+                    self.send_report(reporter, depth, pv_idx + 1, alpha, Bound::Upper, self.pv.line(0));
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
@@ -290,8 +301,7 @@ impl Searcher {
                     && pv_idx == 0
                     && !self.pv.line(0).is_empty()
                 {
-                    let pv = self.pv.line(0).to_vec();
-                    reporter.report(&self.make_report(depth, pv_idx + 1, beta, Bound::Lower, pv));
+                    self.send_report(reporter, depth, pv_idx + 1, beta, Bound::Lower, self.pv.line(0));
                 }
                 beta = (score + delta).min(INFINITY);
             } else {

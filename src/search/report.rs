@@ -109,12 +109,23 @@ impl Report {
 /// Receives the search's reports.
 pub trait Reporter {
     fn report(&mut self, r: &Report);
+
+    /// Whether reports are wanted at all: when not, the search builds none (no hash-table
+    /// sample for `hashfull`, no copy of the line), which matters to `datagen`'s thousands
+    /// of short searches.
+    fn listening(&self) -> bool {
+        true
+    }
 }
 
-/// A reporter that ignores everything (bench, tests).
+/// A reporter that ignores everything (bench, datagen, tests).
 pub struct Silent;
 impl Reporter for Silent {
     fn report(&mut self, _r: &Report) {}
+
+    fn listening(&self) -> bool {
+        false
+    }
 }
 
 /// The outcome of a search.

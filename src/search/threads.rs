@@ -207,4 +207,8 @@ impl Reporter for SummingReporter<'_> {
         total.tbhits += self.others_tb.iter().map(|p| p.load(Ordering::Relaxed)).sum::<u64>();
         self.inner.report(&total);
     }
+
+    fn listening(&self) -> bool {
+        self.inner.listening()
+    }
 }
