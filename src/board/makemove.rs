@@ -252,6 +252,7 @@ impl Board {
     /// Passes the move (for null-move pruning). Must not be called in check.
     pub fn make_null(&mut self) {
         debug_assert!(!self.in_check());
+        self.null_plies.push(self.stack.len());
         self.stack.push(self.undo_record(Move::NULL));
         let mut key = self.key ^ zobrist::side();
         if let Some(ep) = self.ep.take() {
@@ -266,6 +267,7 @@ impl Board {
     /// Takes back a null move.
     pub fn unmake_null(&mut self) {
         let u = self.stack.pop().expect("unmake_null: empty undo stack");
+        self.null_plies.pop();
         self.side = self.side.flip();
         self.ep = u.ep;
         self.halfmove = u.halfmove;

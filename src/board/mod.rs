@@ -64,6 +64,9 @@ pub struct Board {
     pinned: Bitboard,
     chess960: bool,
     stack: Vec<Undo>,
+    /// The undo-stack index of every null move on the stack, innermost last: the repetition
+    /// scan stops at the innermost without testing each record for a null move.
+    null_plies: Vec<usize>,
 }
 
 impl Default for Board {
@@ -98,6 +101,7 @@ impl Board {
             pinned: Bitboard::EMPTY,
             chess960: false,
             stack: Vec::with_capacity(512),
+            null_plies: Vec::new(),
         }
     }
 
@@ -245,6 +249,7 @@ impl Board {
     /// Forgets the move history (keeps the position); used to bound memory in long games.
     pub fn clear_history(&mut self) {
         self.stack.clear();
+        self.null_plies.clear();
     }
 
     // ---- attacks ------------------------------------------------------------------------
@@ -380,15 +385,15 @@ impl Board {
     /// look drawn.
     pub fn is_repetition(&self, search_ply: usize) -> bool {
         let n = self.stack.len();
-        let limit = (self.halfmove as usize).min(n);
+        // Records from the innermost null move back are out of reach (its own record, `i`
+        // plies back, holds the position before the pass).
+        let since_null = self.null_plies.last().map_or(n, |&k| n - k - 1);
+        let limit = (self.halfmove as usize).min(since_null);
         let mut seen = 0;
-        // Walk back one ply at a time; positions with the same side to move lie an even
-        // number of plies back, the nearest possible repetition four.
-        for i in 1..=limit {
-            if self.stack[n - i].mv.is_null() {
-                return false;
-            }
-            if i >= 4 && i % 2 == 0 && self.stack[n - i].key == self.key {
+        // Positions with the same side to move lie an even number of plies back, the
+        // nearest possible repetition four.
+        for i in (4..=limit).step_by(2) {
+            if self.stack[n - i].key == self.key {
                 if i < search_ply {
                     return true;
                 }
