@@ -269,8 +269,12 @@ impl Searcher {
             (-INFINITY, INFINITY)
         };
         let mut partial = None;
+        // A fail high means the previous iterations missed something good for us; the
+        // re-searches that find out how good go a ply shallower each, so that a tactic
+        // just found is measured quickly.
+        let mut search_depth = depth;
         loop {
-            let score = self.negamax(alpha, beta, depth, 0, false);
+            let score = self.negamax(alpha, beta, search_depth, 0, false);
             // The root PV holds a move only if its search finished (an aborted child search
             // returns before the PV is updated), so its score can be trusted even now.
             let line = self.pv.line(0);
@@ -296,6 +300,7 @@ impl Searcher {
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
+                search_depth = depth;
             } else if score >= beta {
                 if self.start.elapsed() > Duration::from_millis(BOUND_REPORT_DELAY_MS)
                     && pv_idx == 0
@@ -304,6 +309,9 @@ impl Searcher {
                     self.send_report(reporter, depth, pv_idx + 1, beta, Bound::Lower, self.pv.line(0));
                 }
                 beta = (score + delta).min(INFINITY);
+                if score.abs() < MATE_BOUND {
+                    search_depth = (search_depth - 1).max(depth - ASPIRATION_FAIL_HIGH_MAX_REDUCTION).max(1);
+                }
             } else {
                 return Outcome::Done(score);
             }

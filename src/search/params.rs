@@ -30,6 +30,9 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 pub const ASPIRATION_WIDEN_DIVISOR: i32 = 2;
 /// Once the half-width exceeds this, the window opens fully.
 pub const ASPIRATION_MAX_DELTA: i32 = 1000;
+/// Each fail high re-searches a ply shallower than the search before it, down to this many
+/// plies below the iteration's depth; a fail low returns to the full depth.
+pub const ASPIRATION_FAIL_HIGH_MAX_REDUCTION: i32 = 3;
 /// Aspiration failures are reported (`lowerbound`/`upperbound` lines) only once the search
 /// has run this long, so that short searches print one line per depth.
 pub const BOUND_REPORT_DELAY_MS: u64 = 1000;
