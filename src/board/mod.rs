@@ -232,6 +232,11 @@ impl Board {
     pub fn game_ply(&self) -> usize {
         self.stack.len()
     }
+    /// The keys of every position on the line to this one: those its undo stack remembers
+    /// (oldest first), then its own.
+    pub fn line_keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.stack.iter().map(|u| u.key).chain(std::iter::once(self.key))
+    }
     /// The last move made, if any.
     pub fn last_move(&self) -> Option<Move> {
         self.stack.last().map(|u| u.mv)

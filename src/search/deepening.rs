@@ -18,8 +18,7 @@ impl Searcher {
     pub fn search(&mut self, board: &Board, limits: Limits, reporter: &mut dyn Reporter) -> SearchResult {
         self.purpose = Purpose::Play;
         self.start = Instant::now();
-        self.board = board.clone();
-        self.refresh_root();
+        self.set_root(board);
         self.stats = Stats::default();
         self.stopped = false;
         let time = TimeLimits::from_clock(&limits.clock, limits.move_overhead_ms);

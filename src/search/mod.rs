@@ -11,7 +11,8 @@
 //! - [`limits`](Limits) and `report`: what the caller asks for and what it gets back;
 //! - `deepening`: the root — iterative deepening, aspiration windows, MultiPV, when to stop;
 //! - `negamax`: the main alpha-beta search, step by step;
-//! - `qsearch`: quiescence search at the horizon;
+//! - `qsearch`: quiescence search at the horizon; `repetition`: the filter before the
+//!   repetition scan;
 //! - [`movepick`]: staged move ordering; [`history`]: killers, history, counter-moves;
 //! - `correction`: the static-eval correction history;
 //! - `tablebase`: Syzygy probes at the root (ranking the moves) and inside the search;
@@ -32,6 +33,7 @@ mod nnue_stack;
 pub mod params;
 mod pv;
 mod qsearch;
+mod repetition;
 mod report;
 mod static_eval;
 pub mod strength;
@@ -60,6 +62,7 @@ use history::History;
 use movepick::MovePicker;
 use params::*;
 use pv::PvTable;
+use repetition::RepetitionFilter;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -167,6 +170,8 @@ pub struct Searcher {
     tb_progress: Arc<AtomicU64>,
     /// Where the main thread announces each root move it starts (`None`: nowhere).
     current_move_sink: Option<CurrentMoveSink>,
+    /// Which positions on the line could repeat (spares most nodes the repetition scan).
+    repetition: RepetitionFilter,
 }
 
 impl Searcher {
@@ -202,6 +207,7 @@ impl Searcher {
             root_mate_only: Vec::new(),
             tb_progress: Arc::new(AtomicU64::new(0)),
             current_move_sink: None,
+            repetition: RepetitionFilter::default(),
         }
     }
 
@@ -308,7 +314,9 @@ impl Searcher {
     /// Draw by repetition, fifty-move rule or insufficient material.
     #[inline]
     fn is_draw(&self, ply: usize) -> bool {
-        self.board.is_repetition(ply)
+        let may_repeat = self.repetition.may_repeat(self.board.key());
+        debug_assert!(may_repeat || !self.board.is_repetition(ply), "{}", self.board.to_fen());
+        (may_repeat && self.board.is_repetition(ply))
             || self.board.insufficient_material()
             || (self.board.fifty_move_draw() && (!self.board.in_check() || self.board.count_moves() > 0))
     }
@@ -329,12 +337,11 @@ impl Searcher {
     /// `search` start here.
     fn start_unlimited(&mut self, board: &Board, purpose: Purpose) {
         self.purpose = purpose;
-        self.board = board.clone();
+        self.set_root(board);
         self.stats = Stats::default();
         self.stopped = false;
         self.limits = Limits::default();
         self.time = time::TimeManager::default();
-        self.refresh_root();
     }
 
     /// The entry point of unit tests that call `negamax` or `qsearch` directly on `board`:

@@ -222,7 +222,7 @@ impl Searcher {
                 self.stack[ply].moved = 0;
                 self.make_null_move(ply);
                 let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
-                self.board.unmake_null();
+                self.unmake_null_move();
                 if self.stopped {
                     return 0;
                 }
@@ -376,7 +376,7 @@ impl Searcher {
             if pv_node && (legal == 1 || score > alpha) && !mate_only {
                 score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
             }
-            self.board.unmake();
+            self.unmake_move();
             if root {
                 self.count_root_nodes(m, self.stats.nodes - nodes_before);
             }

@@ -115,6 +115,9 @@ pub const TT_AGE_WEIGHT: i32 = 8;
 /// that is at least this much deeper (e.g. a quiescence bound over a deep result).
 pub const TT_KEEP_DEEPER_BY: i32 = 4;
 
+/// The repetition filter has 2^this buckets of the line's keys (`repetition.rs`).
+pub const REPETITION_FILTER_BITS: u32 = 10;
+
 /// Nodes between clock checks.
 pub const CHECK_EVERY: u64 = 1024;
 

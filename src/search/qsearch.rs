@@ -104,7 +104,7 @@ impl Searcher {
             }
             self.make_move(ply, m);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
-            self.board.unmake();
+            self.unmake_move();
             if self.stopped {
                 return 0;
             }

@@ -39,18 +39,20 @@ impl Searcher {
         self.nnue.as_ref().map(|n| &n.net)
     }
 
-    /// Makes the search's board the root position for the accumulators (at a search's start).
-    pub(super) fn refresh_root(&mut self) {
+    /// Makes `board` the search's root: its board, the accumulators' first ply and the
+    /// line the repetition filter counts (at a search's start).
+    pub(super) fn set_root(&mut self, board: &Board) {
+        self.board = board.clone();
         if let Some(n) = self.nnue.as_mut() {
             n.stack.refresh(0, &n.net, &self.board);
         }
+        self.repetition.reset(&self.board);
     }
 
     /// The static evaluation of `board` for the side to move, uncorrected, with the
     /// evaluation in use: what the quiescence search stands pat on at its root.
     pub fn static_evaluation(&mut self, board: &Board) -> i32 {
-        self.board = board.clone();
-        self.refresh_root();
+        self.set_root(board);
         self.evaluate(0)
     }
 
@@ -78,6 +80,14 @@ impl Searcher {
         }
         self.board.make(m);
         self.tt.prefetch(self.board.key());
+        self.repetition.push(self.board.key());
+    }
+
+    /// Takes back the move [`make_move`](Self::make_move) played.
+    #[inline]
+    pub(super) fn unmake_move(&mut self) {
+        self.repetition.pop(self.board.key());
+        self.board.unmake();
     }
 
     /// Passes from the node at `ply` (null-move pruning).
@@ -88,5 +98,13 @@ impl Searcher {
         }
         self.board.make_null();
         self.tt.prefetch(self.board.key());
+        self.repetition.push(self.board.key());
+    }
+
+    /// Takes back the pass [`make_null_move`](Self::make_null_move) made.
+    #[inline]
+    pub(super) fn unmake_null_move(&mut self) {
+        self.repetition.pop(self.board.key());
+        self.board.unmake_null();
     }
 }
