@@ -63,9 +63,10 @@ mod tests {
     use crate::rng::SplitMix64;
 
     /// Along random lines (kings and knights shuffling, so that positions do repeat; one
-    /// start with a game history that already repeats), the filter never says "no" where the scan finds a repetition,
-    /// and it does say "no" for most positions. A missing `push` or an extra `pop` makes a
-    /// repeated position's bucket look empty and fails the first assertion.
+    /// start with a game history that already repeats), the filter never says "no" where
+    /// the scan finds a repetition, and it does say "no" for most positions. A missing
+    /// `push` or an extra `pop` makes a repeated position's bucket look empty and fails the
+    /// first assertion.
     #[test]
     fn never_hides_a_repetition() {
         let mut rng = SplitMix64::new(7);
