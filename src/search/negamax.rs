@@ -320,9 +320,12 @@ impl Searcher {
                     } else if singular_beta >= beta {
                         // Multi-cut: another move beats beta even at half depth.
                         return singular_beta;
-                    } else if tt_score >= beta || cut_node {
-                        // Not singular, and a cutoff is expected anyway (the hash score
-                        // beats beta, or this is an expected cut node): search it shallower.
+                    } else if tt_score >= beta {
+                        // Not singular, and the hash score beats beta: a cutoff is expected
+                        // anyway, so search it shallower.
+                        extension = -SE_BEATS_BETA_REDUCTION;
+                    } else if cut_node {
+                        // Not singular, at an expected cut node: a ply shallower.
                         extension = -1;
                     }
                 }

@@ -82,6 +82,9 @@ pub const MAX_TRACKED_QUIETS: usize = 64;
 /// extended by a ply.
 pub const SE_DEPTH: i32 = 8;
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// A hash move that is not singular, when its stored score beats beta, is searched this
+/// many plies shallower (one at an expected cut node whose hash score does not beat beta).
+pub const SE_BEATS_BETA_REDUCTION: i32 = 2;
 
 /// Correction history: entries per side, indexed by pawn key.
 pub const CORRECTION_SIZE: usize = 16384;
