@@ -325,8 +325,8 @@ impl Searcher {
                         // anyway, so search it shallower.
                         extension = -SE_BEATS_BETA_REDUCTION;
                     } else if cut_node {
-                        // Not singular, at an expected cut node: a ply shallower.
-                        extension = -1;
+                        // Not singular, at an expected cut node: shallower too.
+                        extension = -SE_CUT_NODE_REDUCTION;
                     }
                 }
             }

@@ -82,9 +82,10 @@ pub const MAX_TRACKED_QUIETS: usize = 64;
 /// extended by a ply.
 pub const SE_DEPTH: i32 = 8;
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
-/// A hash move that is not singular, when its stored score beats beta, is searched this
-/// many plies shallower (one at an expected cut node whose hash score does not beat beta).
+/// A hash move that is not singular is searched this many plies shallower when its stored
+/// score beats beta, or else `SE_CUT_NODE_REDUCTION` plies at an expected cut node.
 pub const SE_BEATS_BETA_REDUCTION: i32 = 2;
+pub const SE_CUT_NODE_REDUCTION: i32 = 1;
 
 /// Correction history: entries per side, indexed by pawn key.
 pub const CORRECTION_SIZE: usize = 16384;
