@@ -4,7 +4,7 @@
 use horizon::data::text::{parse_line, Outcome};
 use horizon::search::params::MATE_BOUND;
 use horizon::search::tt::TranspositionTable;
-use horizon::search::{Control, Searcher};
+use horizon::search::{Control, Options, Searcher};
 use horizon::Board;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -94,6 +94,8 @@ fn lines_parse_and_pass_the_filters() {
     let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(4)), Arc::new(Control::default()));
     // The games were played with the default evaluation; the filter is rechecked with it.
     searcher.set_network(horizon::eval::USE_NNUE_BY_DEFAULT.then(horizon::eval::nnue::default_network));
+    // Datagen evaluates without the material scaling of play (its scores train the network).
+    searcher.set_options(Options { material_scale: false, ..searcher.options() });
     let mut results = [0usize; 3];
     let mut nonzero_scores = 0;
     for (i, line) in text.lines().enumerate() {

@@ -42,6 +42,9 @@ pub struct Options {
     pub qsearch_see: bool,
     /// Singular extensions (off: the hash move is never tested for being singular).
     pub singular: bool,
+    /// Scale the network's evaluation by the material on the board (off in datagen, whose
+    /// stored scores are the next network's targets and so must stay on the network's scale).
+    pub material_scale: bool,
     /// Tablebases: probe WDL inside the search only from this remaining depth on.
     pub tb_probe_depth: i32,
     /// Tablebases: the fifty-move rule counts (cursed wins score as draws).
@@ -55,6 +58,7 @@ impl Default for Options {
         Options {
             qsearch_see: true,
             singular: true,
+            material_scale: true,
             tb_probe_depth: 1,
             tb_rule50: true,
             tb_probe_limit: crate::syzygy::MAX_PIECES,

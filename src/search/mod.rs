@@ -47,7 +47,8 @@ pub mod tunable;
 pub use negamax::rebuild_lmr;
 
 pub use limits::{Control, Limits, Options};
-pub use report::{CurrentMove, CurrentMoveSink, Report, Reporter, Score, SearchResult, Silent, Stats};
+pub use report::{CurrentMove, CurrentMoveSink, Report, Reporter, Score, SearchResult, Silent, Stats, WdlRoot};
+pub use static_eval::material_scale;
 pub use strength::Strength;
 pub use threads::ThreadPool;
 pub use tt::Bound;

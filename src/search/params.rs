@@ -87,6 +87,14 @@ pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 pub const SE_BEATS_BETA_REDUCTION: i32 = 2;
 pub const SE_CUT_NODE_REDUCTION: i32 = 1;
 
+/// Material scaling of the network's evaluation in play: the eval times
+/// `(MATERIAL_SCALE_BASE + material) / (MATERIAL_SCALE_BASE + MATERIAL_SCALE_NEUTRAL)`, where
+/// material is every piece but the kings at its nominal value (7,800 at the start). The scale
+/// is 1 at the neutral material, about 1.08 at the start and 0.75 with the kings alone, so
+/// the side ahead keeps pieces on and an ending scores a little nearer a draw.
+pub const MATERIAL_SCALE_BASE: i32 = 18_000;
+pub const MATERIAL_SCALE_NEUTRAL: i32 = 6_000;
+
 /// Correction history: entries per side, indexed by pawn key.
 pub const CORRECTION_SIZE: usize = 16384;
 /// Entries are kept in 1/this of a centipawn; an update moves an entry by

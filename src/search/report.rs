@@ -4,6 +4,7 @@
 
 use super::params::{MATE, MATE_BOUND, TB_WIN_BOUND};
 use super::tt::Bound;
+use crate::board::Board;
 use crate::eval::wdl::Wdl;
 use crate::moves::Move;
 use std::time::Duration;
@@ -16,16 +17,39 @@ pub enum Score {
     Mate(i32),
 }
 
+/// What the win/draw/loss chances of a root's scores are computed from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WdlRoot {
+    /// The root's material on the model's scale (see `crate::eval::wdl::material`).
+    pub material: i32,
+    /// The factor the search multiplied the network's evaluation by at the root, as a
+    /// numerator and a denominator: the model was fitted on unscaled scores, so it is
+    /// divided out first ((1, 1) when nothing was scaled).
+    pub scale: (i32, i32),
+}
+
+impl WdlRoot {
+    /// For a search from `board`; `scaled`: whether its evaluation is scaled by material
+    /// (the network in play is; the classical evaluation is not).
+    pub fn of(board: &Board, scaled: bool) -> WdlRoot {
+        let scale = if scaled { super::material_scale(board) } else { (1, 1) };
+        WdlRoot { material: crate::eval::wdl::material(board), scale }
+    }
+}
+
 impl Score {
-    /// The win/draw/loss chances of this score for the side to move with `material` on the
-    /// board (see `crate::eval::wdl`): mates and tablebase results are certainties.
-    pub fn wdl(self, material: i32) -> Wdl {
+    /// The win/draw/loss chances of this score for the side to move at `root` (see
+    /// `crate::eval::wdl`): mates and tablebase results are certainties.
+    pub fn wdl(self, root: WdlRoot) -> Wdl {
         match self {
             Score::Mate(n) if n > 0 => Wdl::WON,
             Score::Mate(_) => Wdl::LOST,
             Score::Cp(cp) if cp >= TB_WIN_BOUND => Wdl::WON,
             Score::Cp(cp) if cp <= -TB_WIN_BOUND => Wdl::LOST,
-            Score::Cp(cp) => crate::eval::wdl::wdl(cp, material),
+            Score::Cp(cp) => {
+                let (num, den) = root.scale;
+                crate::eval::wdl::wdl((cp as i64 * den as i64 / num.max(1) as i64) as i32, root.material)
+            }
         }
     }
 
@@ -98,11 +122,11 @@ pub type CurrentMoveSink = Box<dyn FnMut(&CurrentMove) + Send>;
 impl Report {
     /// The win/draw/loss chances this report stands for (see [`Score::wdl`]); a root with
     /// no legal move (depth 0, no line) is decided: mated, or a stalemate's sure draw.
-    pub fn wdl(&self, material: i32) -> Wdl {
+    pub fn wdl(&self, root: WdlRoot) -> Wdl {
         if self.depth == 0 && self.pv.is_empty() && self.score == Score::Cp(0) {
             return Wdl::DRAWN;
         }
-        self.score.wdl(material)
+        self.score.wdl(root)
     }
 }
 
@@ -137,4 +161,25 @@ pub struct SearchResult {
     pub depth: i32,
     pub stats: Stats,
     pub time: Duration,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A root score of the scaled network evaluation gives the chances the model gives its
+    /// unscaled value: 258 at the start position's scale of 25,800 / 24,000 is 240.
+    #[test]
+    fn wdl_divides_the_material_scale_out() {
+        let start = Board::startpos();
+        let scaled = WdlRoot::of(&start, true);
+        let plain = WdlRoot::of(&start, false);
+        assert_eq!(scaled.scale, (25_800, 24_000));
+        assert_eq!(plain.scale, (1, 1));
+        assert_eq!(Score::Cp(258).wdl(scaled), Score::Cp(240).wdl(plain));
+        assert_ne!(Score::Cp(258).wdl(plain), Score::Cp(240).wdl(plain));
+        // Mates and tablebase results stay certain whatever the scale.
+        assert_eq!(Score::Cp(TB_WIN_BOUND).wdl(scaled), Wdl::WON);
+        assert_eq!(Score::Mate(-3).wdl(scaled), Wdl::LOST);
+    }
 }

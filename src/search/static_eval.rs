@@ -10,11 +10,12 @@
 //! pruning margins) sees a static eval and does not know which evaluation gave it.
 
 use super::nnue_stack::Nnue;
-use super::params::{MAX_PLY, TB_WIN_BOUND};
+use super::params::{MATERIAL_SCALE_BASE, MATERIAL_SCALE_NEUTRAL, MAX_PLY, TB_WIN_BOUND};
 use super::Searcher;
 use crate::board::Board;
 use crate::eval::nnue::{self, AccumulatorStack, Network};
 use crate::moves::Move;
+use crate::types::Piece;
 use std::sync::Arc;
 
 /// Plies of the accumulator stack: the deepest node a search makes a move to is `MAX_PLY`.
@@ -23,6 +24,25 @@ const STACK_PLIES: usize = MAX_PLY + 4;
 /// The network's evaluation is kept inside this bound, away from tablebase and mate
 /// scores (a trained network never comes near it; a broken or random one might).
 const NNUE_EVAL_LIMIT: i32 = TB_WIN_BOUND - 1;
+
+/// The factor play multiplies the network's evaluation by on `board`, as a numerator and a
+/// denominator (see [`MATERIAL_SCALE_BASE`]): every piece but the kings at its nominal value.
+pub fn material_scale(board: &Board) -> (i32, i32) {
+    let material: i32 = [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen]
+        .iter()
+        .map(|&p| board.pieces(p).count() as i32 * p.nominal_value())
+        .sum();
+    (MATERIAL_SCALE_BASE + material, MATERIAL_SCALE_BASE + MATERIAL_SCALE_NEUTRAL)
+}
+
+/// `eval` scaled by the material on `board`. The product stays inside `i32`: |eval| is
+/// below 2^15 and the numerator at most 38,600 (nine queens, two rooks, bishops and knights
+/// a side).
+#[inline]
+fn scaled_by_material(eval: i32, board: &Board) -> i32 {
+    let (num, den) = material_scale(board);
+    eval * num / den
+}
 
 impl Searcher {
     /// Evaluates with `net` (shared read-only by every thread), or with the classical
@@ -66,7 +86,12 @@ impl Searcher {
                 // Debug builds check every incremental evaluation against a full refresh
                 // (release builds run the same check in `tests/nnue_incremental.rs`).
                 debug_assert_eq!(e, nnue::evaluate_board(&n.net, &self.board), "{}", self.board.to_fen());
-                e.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
+                let e = e.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT);
+                if self.options.material_scale {
+                    scaled_by_material(e, &self.board).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
+                } else {
+                    e
+                }
             }
             None => self.evaluator.evaluate(&self.board),
         }
@@ -106,5 +131,38 @@ impl Searcher {
     pub(super) fn unmake_null_move(&mut self) {
         self.repetition.pop(self.board.key());
         self.board.unmake_null();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::{Control, Options};
+
+    #[test]
+    fn material_scale_grows_with_the_material_left() {
+        let start = Board::startpos();
+        let kings = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        // 7,800 of material at the start: 240 * 25,800 / 24,000; the kings alone: 240 * 0.75.
+        assert_eq!(scaled_by_material(240, &start), 258);
+        assert_eq!(scaled_by_material(240, &kings), 180);
+        assert_eq!(scaled_by_material(-240, &kings), -180);
+        // A rook and five pawns a side (2,000): 240 * 20,000 / 24,000.
+        let rooks = Board::from_fen("4k2r/ppppp3/8/8/8/8/PPPPP3/4K2R w - - 0 1").unwrap();
+        assert_eq!(scaled_by_material(240, &rooks), 200);
+    }
+
+    #[test]
+    fn play_scales_the_network_eval_and_datagen_does_not() {
+        let board = Board::from_fen("r3k3/8/8/8/8/8/8/3QK2R w - - 0 1").unwrap();
+        let mut s = Searcher::new(Arc::new(TranspositionTable::new(1)), Arc::new(Control::default()));
+        s.set_network(Some(nnue::default_network()));
+        let played = s.static_evaluation(&board);
+        s.set_options(Options { material_scale: false, ..s.options() });
+        let raw = s.static_evaluation(&board);
+        assert_eq!(raw, nnue::evaluate_board(&nnue::default_network(), &board));
+        assert_eq!(played, scaled_by_material(raw, &board));
+        assert_ne!(played, raw, "a queen and two rooks (1,900) scale by 19,900 / 24,000");
     }
 }

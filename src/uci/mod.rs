@@ -12,7 +12,7 @@ use crate::eval::nnue::{self, Network};
 use crate::moves::Move;
 use crate::perft;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Bound, Control, CurrentMove, Limits, Report, Reporter, Score, ThreadPool};
+use crate::search::{Bound, Control, CurrentMove, Limits, Report, Reporter, Score, ThreadPool, WdlRoot};
 use crate::syzygy::Tablebases;
 use command::{Command, GoParams};
 use options::{Change, EngineOptions};
@@ -39,8 +39,8 @@ pub fn send(line: &str) {
 /// Formats search reports as `info` lines.
 struct UciReporter {
     chess960: bool,
-    /// `UCI_ShowWDL`: the root's material for the win/draw/loss model (`None`: no `wdl`).
-    wdl_material: Option<i32>,
+    /// `UCI_ShowWDL`: the root for the win/draw/loss model (`None`: no `wdl`).
+    wdl_root: Option<WdlRoot>,
     /// The lines of the last iteration sent (one per `multipv` line), repeated after a
     /// `ponderhit` that arrives once the ponder search has ended, so that the client sees
     /// the score of the move it is about to receive.
@@ -49,7 +49,7 @@ struct UciReporter {
 
 impl Reporter for UciReporter {
     fn report(&mut self, r: &Report) {
-        let line = format_info(r, self.chess960, self.wdl_material);
+        let line = format_info(r, self.chess960, self.wdl_root);
         if r.multipv <= 1 {
             self.last.clear();
         }
@@ -59,8 +59,8 @@ impl Reporter for UciReporter {
 }
 
 /// `info depth … pv …` for one report, with `wdl W D L` after the score when
-/// `wdl_material` (the root's material, see `crate::eval::wdl::material`) is given.
-pub fn format_info(r: &Report, chess960: bool, wdl_material: Option<i32>) -> String {
+/// `wdl_root` (see [`WdlRoot`]) is given.
+pub fn format_info(r: &Report, chess960: bool, wdl_root: Option<WdlRoot>) -> String {
     let ms = r.time.as_millis();
     let nps = (r.nodes as u128 * 1000) / ms.max(1);
     let score = match r.score {
@@ -72,8 +72,8 @@ pub fn format_info(r: &Report, chess960: bool, wdl_material: Option<i32>) -> Str
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
     };
-    let wdl = wdl_material.map_or(String::new(), |m| {
-        let w = r.wdl(m);
+    let wdl = wdl_root.map_or(String::new(), |root| {
+        let w = r.wdl(root);
         format!(" wdl {} {} {}", w.win, w.draw, w.loss)
     });
     let pv: Vec<String> = r.pv.iter().map(|m| m.uci(chess960).to_string()).collect();
@@ -522,7 +522,7 @@ impl Engine {
         };
         let wait_for_stop = g.infinite;
         let chess960 = self.options.chess960;
-        let wdl_material = self.options.show_wdl.then(|| crate::eval::wdl::material(&self.board));
+        let wdl_root = self.options.show_wdl.then(|| WdlRoot::of(&self.board, self.options.use_nnue));
         self.control.pondering.store(g.ponder, Ordering::SeqCst);
         let evaluation_changed = std::mem::take(&mut self.evaluation_changed);
         if evaluation_changed {
@@ -543,7 +543,7 @@ impl Engine {
         let control = self.control.clone();
         let tablebases = self.tablebases.clone();
         self.spawn_job("search", move || {
-            let mut reporter = UciReporter { chess960, wdl_material, last: Vec::new() };
+            let mut reporter = UciReporter { chess960, wdl_root, last: Vec::new() };
             let result = pool.search(&board, limits, &mut reporter);
             // Tables that turned out damaged when first loaded: reported once each.
             for e in tablebases.iter().flat_map(|t| t.take_errors()) {

@@ -12,7 +12,7 @@ use crate::search::movepick::is_tactical;
 use crate::search::params::MATE_BOUND;
 use crate::search::time::Clock;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Limits, SearchResult, Searcher, Silent};
+use crate::search::{Control, Limits, Options, SearchResult, Searcher, Silent};
 use crate::types::Color;
 use std::sync::Arc;
 
@@ -128,7 +128,9 @@ impl Player {
     /// A player with a hash table of `hash_mb` MiB searching `nodes` nodes a move.
     pub fn new(hash_mb: usize, nodes: u64) -> Result<Player, HashAllocError> {
         let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
-        let searcher = Searcher::new(tt.clone(), Arc::new(Control::default()));
+        let mut searcher = Searcher::new(tt.clone(), Arc::new(Control::default()));
+        // The stored scores train the next network: keep them on the network's own scale.
+        searcher.set_options(Options { material_scale: false, ..searcher.options() });
         Ok(Player { searcher, tt, nodes: nodes.max(1), soft_nodes: None, rules: Rules::default() })
     }
 
