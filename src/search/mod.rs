@@ -27,6 +27,7 @@ mod correction;
 mod deepening;
 pub mod history;
 mod limits;
+mod material_scale;
 pub mod movepick;
 mod negamax;
 mod nnue_stack;
@@ -48,7 +49,6 @@ pub use negamax::rebuild_lmr;
 
 pub use limits::{Control, Limits, Options};
 pub use report::{CurrentMove, CurrentMoveSink, Report, Reporter, Score, SearchResult, Silent, Stats, WdlRoot};
-pub use static_eval::material_scale;
 pub use strength::Strength;
 pub use threads::ThreadPool;
 pub use tt::Bound;

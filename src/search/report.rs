@@ -32,7 +32,7 @@ impl WdlRoot {
     /// For a search from `board`; `scaled`: whether its evaluation is scaled by material
     /// (the network in play is; the classical evaluation is not).
     pub fn of(board: &Board, scaled: bool) -> WdlRoot {
-        let scale = if scaled { super::material_scale(board) } else { (1, 1) };
+        let scale = if scaled { super::material_scale::material_scale(board) } else { (1, 1) };
         WdlRoot { material: crate::eval::wdl::material(board), scale }
     }
 }

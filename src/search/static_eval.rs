@@ -9,13 +9,13 @@
 //! computed only when that node is evaluated. Everything else (the correction history,
 //! pruning margins) sees a static eval and does not know which evaluation gave it.
 
+use super::material_scale::scaled_by_material;
 use super::nnue_stack::Nnue;
-use super::params::{MATERIAL_SCALE_BASE, MATERIAL_SCALE_NEUTRAL, MAX_PLY, TB_WIN_BOUND};
+use super::params::{MAX_PLY, TB_WIN_BOUND};
 use super::Searcher;
 use crate::board::Board;
 use crate::eval::nnue::{self, AccumulatorStack, Network};
 use crate::moves::Move;
-use crate::types::Piece;
 use std::sync::Arc;
 
 /// Plies of the accumulator stack: the deepest node a search makes a move to is `MAX_PLY`.
@@ -24,25 +24,6 @@ const STACK_PLIES: usize = MAX_PLY + 4;
 /// The network's evaluation is kept inside this bound, away from tablebase and mate
 /// scores (a trained network never comes near it; a broken or random one might).
 const NNUE_EVAL_LIMIT: i32 = TB_WIN_BOUND - 1;
-
-/// The factor play multiplies the network's evaluation by on `board`, as a numerator and a
-/// denominator (see [`MATERIAL_SCALE_BASE`]): every piece but the kings at its nominal value.
-pub fn material_scale(board: &Board) -> (i32, i32) {
-    let material: i32 = [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen]
-        .iter()
-        .map(|&p| board.pieces(p).count() as i32 * p.nominal_value())
-        .sum();
-    (MATERIAL_SCALE_BASE + material, MATERIAL_SCALE_BASE + MATERIAL_SCALE_NEUTRAL)
-}
-
-/// `eval` scaled by the material on `board`. The product stays inside `i32`: |eval| is
-/// below 2^15 and the numerator at most 38,600 (nine queens, two rooks, bishops and knights
-/// a side).
-#[inline]
-fn scaled_by_material(eval: i32, board: &Board) -> i32 {
-    let (num, den) = material_scale(board);
-    eval * num / den
-}
 
 impl Searcher {
     /// Evaluates with `net` (shared read-only by every thread), or with the classical
@@ -139,19 +120,6 @@ mod tests {
     use super::*;
     use crate::search::tt::TranspositionTable;
     use crate::search::{Control, Options};
-
-    #[test]
-    fn material_scale_grows_with_the_material_left() {
-        let start = Board::startpos();
-        let kings = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
-        // 7,800 of material at the start: 240 * 25,800 / 24,000; the kings alone: 240 * 0.75.
-        assert_eq!(scaled_by_material(240, &start), 258);
-        assert_eq!(scaled_by_material(240, &kings), 180);
-        assert_eq!(scaled_by_material(-240, &kings), -180);
-        // A rook and five pawns a side (2,000): 240 * 20,000 / 24,000.
-        let rooks = Board::from_fen("4k2r/ppppp3/8/8/8/8/PPPPP3/4K2R w - - 0 1").unwrap();
-        assert_eq!(scaled_by_material(240, &rooks), 200);
-    }
 
     #[test]
     fn play_scales_the_network_eval_and_datagen_does_not() {
